@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One set of compiler settings for every target: Swift 6 language mode with
+/// strict concurrency. `LIST_INTERNAL_CHECKS` is passed from the command line
+/// (`swift test -Xswiftc -DLIST_INTERNAL_CHECKS`) to turn on `_checkInvariants()`.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ListEngine",
+    products: [
+        .library(name: "ListEngine", targets: ["ListEngine"]),
+        .library(name: "ListPagination", targets: ["ListPagination"]),
+        .library(name: "TerminalListRenderer", targets: ["TerminalListRenderer"]),
+        .library(name: "WebListRenderer", targets: ["WebListRenderer"]),
+        .executable(name: "list-demo", targets: ["list-demo"]),
+    ],
+    targets: [
+        .target(name: "ListEngine", swiftSettings: sharedSwiftSettings),
+        .target(name: "ListPagination", dependencies: ["ListEngine"], swiftSettings: sharedSwiftSettings),
+        .target(name: "TerminalListRenderer", dependencies: ["ListEngine"], swiftSettings: sharedSwiftSettings),
+        .target(
+            name: "WebListRenderer",
+            dependencies: ["ListEngine"],
+            resources: [.copy("Resources/list-client.js")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "list-demo",
+            dependencies: ["ListEngine", "ListPagination", "TerminalListRenderer"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(name: "ListTestSupport", dependencies: ["ListEngine"], path: "Tests/ListTestSupport", swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "ListEngineTests", dependencies: ["ListEngine", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "TerminalListRendererTests", dependencies: ["TerminalListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "WebListRendererTests", dependencies: ["WebListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+    ]
+)

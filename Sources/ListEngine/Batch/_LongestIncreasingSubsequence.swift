@@ -1,0 +1,44 @@
+/// Marks one longest strictly increasing subsequence of `values`.
+///
+/// Patience sorting (Schensted; see Fredman, "On computing the length of longest
+/// increasing subsequences", 1975): `tails[k]` holds the index of the smallest possible
+/// last value of an increasing subsequence of length `k + 1`; predecessor links rebuild
+/// one subsequence of maximal length.
+///
+/// - Returns: a mask, `true` at the indices that belong to the subsequence.
+/// - Complexity: O(*k* log *k*) comparisons, *k* = `values.count`.
+func _longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
+    var tails: [Int] = []
+    tails.reserveCapacity(min(values.count, 1024))
+    var predecessor = [Int](repeating: -1, count: values.count)
+    for (index, value) in values.enumerated() {
+        var low = 0, high = tails.count
+        while low < high {
+            let mid = (low + high) / 2
+            if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+        }
+        if low > 0 { predecessor[index] = tails[low - 1] }
+        if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var mask = [Bool](repeating: false, count: values.count)
+    var cursor = tails.last ?? -1
+    while cursor >= 0 {
+        mask[cursor] = true
+        cursor = predecessor[cursor]
+    }
+    return mask
+}
+
+extension Array where Element == Int {
+    /// The number of elements less than `value`, for an ascending array.
+    ///
+    /// - Complexity: O(log *n*).
+    func _countLess(than value: Int) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if self[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+
+extension ListDataSource {
+    /// Starts delivering batches to `renderer`.
+    ///
+    /// The renderer first receives the *attach batch*, which inserts every current row
+    /// (from the empty version 0 to the current version), then every later batch in
+    /// version order, each exactly once, with no gaps. A slow renderer never delays the
+    /// diff queue or other renderers: its batches wait on its own queue. The data source
+    /// keeps the renderer alive until ``detach(_:)``.
+    ///
+    /// - Parameters:
+    ///   - renderer: the renderer.
+    ///   - queue: where `render(_:)` is called; `nil` for a private serial queue. `.main`
+    ///     works, including in programs that run `dispatchMain()`. A concurrent queue is
+    ///     fine too: calls are still serialized.
+    /// - Returns: the token to pass to ``detach(_:)``.
+    /// - Complexity: O(1) on the caller; O(*n*) to build the attach batch on the diff queue.
+    @discardableResult
+    public func attach<Renderer: ListRenderer>(_ renderer: Renderer, on queue: DispatchQueue? = nil) -> RendererToken
+    where Renderer.Item == Item {
+        _attach(on: queue) { renderer.render($0) }
+    }
+
+    /// Stops delivering to the renderer attached with `token`; batches not yet rendered
+    /// are dropped. Detaching twice, or an unknown token, does nothing.
+    public func detach(_ token: RendererToken) {
+        let box = _shared.withLock { $0.ledger.unregister(token) }
+        box?.isDetached.store(true, ordering: .releasing)
+    }
+
+    /// The batches as an async sequence: the attach batch, then every later batch.
+    ///
+    /// Ending the iteration (or dropping the stream) detaches it.
+    /// ```swift
+    /// for await batch in source.batches() { print(batch.version) }
+    /// ```
+    public func batches() -> AsyncStream<ChangeBatch<Item>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChangeBatch<Item>.self)
+        let token = _attach(on: nil) { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.detach(token) }
+        return stream
+    }
+
+    /// Waits until every mutation submitted before this call has been delivered to every
+    /// attached renderer, and returns the resulting snapshot.
+    ///
+    /// - Returns: the snapshot after those mutations.
+    @discardableResult
+    public func flush() async -> ListSnapshot<Item> {
+        await withCheckedContinuation { continuation in
+            _submit(.flush(continuation))
+        }
+    }
+
+    func _attach(on queue: DispatchQueue?, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) -> RendererToken {
+        let serial = DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: queue)
+        let box = _shared.withLock { $0.ledger.register(queue: serial, deliver: deliver) }
+        _submit(.attach(box))
+        return box.token
+    }
+
+    // MARK: - Diff queue
+
+    /// Processes everything pending, coalescing runs of mutations into one batch each.
+    func _drain() {
+        _assertOnDiffQueue()
+        while let commands = _shared.withLock({ $0.pipeline.takePending() }) {
+            var touched: _TouchedRows<Item.ID>? = nil
+            for command in commands {
+                switch command {
+                case .add(let items):
+                    _working.storage.add(contentsOf: items)
+                    touched = Self._touching(touched, items.lazy.map(\.id))
+                case .remove(let ids):
+                    for id in ids { _working.storage.remove(id: id) }
+                    touched = Self._touching(touched, ids)
+                case .removeAll:
+                    _working.storage.removeAll()
+                    touched = .all
+                case .replaceAll(let items):
+                    _working.storage.removeAll(notIn: Set(items.lazy.map(\.id)))
+                    _working.storage.add(contentsOf: items)
+                    touched = .all
+                case .sort(let comparator):
+                    _ = _working.storage.sort(by: comparator)
+                    touched = .all
+                case .attach(let box):
+                    _publish(touched)
+                    touched = nil
+                    _startDelivering(to: box)
+                case .flush(let continuation):
+                    _publish(touched)
+                    touched = nil
+                    _resumeAfterDelivery(continuation)
+                }
+            }
+            _publish(touched)
+        }
+    }
+
+    private static func _touching(_ touched: _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) -> _TouchedRows<Item.ID> {
+        switch touched {
+        case .all: return .all
+        case .ids(var set):
+            set.formUnion(ids)
+            return .ids(set)
+        case nil: return .ids(Set(ids))
+        }
+    }
+
+    /// Computes the batch for the mutations applied since the last one and sends it out.
+    private func _publish(_ touched: _TouchedRows<Item.ID>?) {
+        guard let touched else { return }
+        let old = _working.published
+        let candidate = ListSnapshot(_storage: _working.storage, version: old.version + 1)
+        let batch = ChangeBatch._compute(from: old, to: candidate, touched: touched)
+        guard !batch.isEmpty else {
+            // Nothing visible changed; keep the version, adopt the (possibly new) order.
+            _working.published = ListSnapshot(_storage: _working.storage, version: old.version)
+            return
+        }
+        _checkInvariants(of: batch)
+        _working.published = candidate
+        let receivers = _shared.withLock { $0.ledger.computed(candidate) }
+        for box in receivers { _send(batch, to: box) }
+    }
+
+    private func _startDelivering(to box: _RendererBox<Item>) {
+        guard _shared.withLock({ $0.ledger.startReceiving(box.token) }) else { return }
+        _send(.attach(to: _working.published), to: box)
+    }
+
+    private func _send(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
+        box.queue.async {
+            guard !box.isDetached.load(ordering: .acquiring) else { return }
+            box.deliver(batch)
+            self._shared.withLock { $0.ledger.rendered(box.token, batch.new) }
+        }
+    }
+
+    /// Resumes `continuation` once every renderer's queue has run past what was sent so far.
+    private func _resumeAfterDelivery(_ continuation: CheckedContinuation<ListSnapshot<Item>, Never>) {
+        let snapshot = _working.published
+        let receivers = _shared.withLock { $0.ledger.receivingBoxes }
+        let group = DispatchGroup()
+        for box in receivers {
+            group.enter()
+            box.queue.async { group.leave() }
+        }
+        group.notify(queue: .global()) { continuation.resume(returning: snapshot) }
+    }
+
+    func _assertOnDiffQueue() {
+        #if LIST_INTERNAL_CHECKS
+        dispatchPrecondition(condition: .onQueue(_diffQueue))
+        #endif
+    }
+}

@@ -1,0 +1,62 @@
+extension ListDataSource {
+    /// Adds or updates items (see the type's discussion for the exact meaning).
+    ///
+    /// Returns at once; the batch is computed on the diff queue.
+    /// - Parameter items: the items; a repeated id means the last one wins.
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue, *k* = items passed.
+    public func add(_ items: some Sequence<Item>) {
+        _submit(.add(Array(items)))
+    }
+
+    /// Adds or updates one item.
+    ///
+    /// - Complexity: O(1) on the caller; O(log *n*) on the diff queue.
+    public func add(_ item: Item) {
+        _submit(.add([item]))
+    }
+
+    /// Removes the rows with these ids; unknown ids are ignored.
+    ///
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
+    public func remove(ids: some Sequence<Item.ID>) {
+        _submit(.remove(Array(ids)))
+    }
+
+    /// Removes the rows with the ids of these items (their content is not compared).
+    ///
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
+    public func remove(_ items: some Sequence<Item>) {
+        _submit(.remove(items.map(\.id)))
+    }
+
+    /// Removes every row.
+    ///
+    /// - Complexity: O(*n*) on the diff queue (every row is a deletion).
+    public func removeAll() {
+        _submit(.removeAll)
+    }
+
+    /// Replaces the rows with `items`: removes every id not among them, then adds them.
+    ///
+    /// This is the path for a refresh from a server: rows that are unchanged stay,
+    /// changed ones reload or move, and the renderer gets one batch.
+    /// - Complexity: O(*n* + *k* log *n*) on the diff queue.
+    public func replaceAll(with items: some Sequence<Item>) {
+        _submit(.replaceAll(Array(items)))
+    }
+
+    /// Re-sorts the rows stably under a new order, which also orders later additions.
+    ///
+    /// - Parameter areInIncreasingOrder: the new row order.
+    /// - Complexity: O(*n* log *n*) on the diff queue; the batch moves the fewest rows.
+    public func sort(by areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {
+        _submit(.sort(areInIncreasingOrder))
+    }
+
+    func _submit(_ command: _Command<Item>) {
+        let action = _shared.withLock { $0.pipeline.submit(command) }
+        if action == .scheduleDrain {
+            _diffQueue.async { self._drain() }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Synchronization
+
+/// A sorted, deduplicated list of items that tells renderers exactly what changed.
+///
+/// The list holds at most one item per id, always in row order (`<`, or the comparator
+/// given to ``init(_:sortedBy:)`` or ``sort(by:)``). Mutations never block the caller:
+/// they are queued to one private serial background queue (the *diff queue*), applied
+/// in submission order, and turned into ``ChangeBatch``es that every attached
+/// ``ListRenderer`` receives in version order, exactly once, on its own queue.
+///
+/// ## Meaning of mutations
+/// Every mutation means the same as applying it one element at a time, left to right:
+/// - ``add(_:)``: an item with a new id goes after every row that does not sort after
+///   it (its *upper bound*, so ties keep arrival order). An item equal to the stored one
+///   changes nothing. A changed item with a known id stays in place if it still fits
+///   between its neighbours (a *reload*), else it moves to its upper bound. When an id
+///   repeats within one call, the last item wins.
+/// - ``remove(ids:)`` and ``remove(_:)`` remove by id; unknown ids are ignored.
+/// - ``replaceAll(with:)`` removes every id not in the new items, then adds them.
+/// - ``sort(by:)`` re-sorts stably under a new comparator.
+///
+/// ## Batches
+/// Pending mutations may be coalesced into one batch, but one call is never split.
+/// A call that changes nothing delivers no batch. Only rows a batch's calls named may
+/// move, and the fewest of those move (see ``ChangeBatch``). An incremental `add` or
+/// `remove` of *k* items costs O(*k* log *n*): storage is a copy-on-write B-tree with
+/// subtree counts, so snapshots share structure and positions are found in O(log *n*).
+///
+/// ```swift
+/// let players = ListDataSource<DataSourceItem<String>>()
+/// let token = players.attach(MyTableAdapter(), on: .main)
+/// players.add([DataSourceItem(uid: "b", value: "Bo", index: 2),
+///              DataSourceItem(uid: "a", value: "Al", index: 1)])  // renderer: insert 0, 1
+/// players.add([DataSourceItem(uid: "b", value: "Bo", index: 0)])  // renderer: move 1 → 0
+/// let rows = await players.flush()                                 // [b, a]
+/// players.detach(token)
+/// ```
+///
+/// The model is T21TableViewDataSource's (sorted rows, one per uid, work off the main
+/// thread), with batches whose moves are minimal and whose delivery never uses
+/// `DispatchQueue.sync` onto a renderer's queue.
+public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendable {
+    let _diffQueue: DispatchQueue
+    let _shared: Mutex<_SharedState>
+    let _working: _DiffQueueState<Item>
+    let _orderViolations = Atomic<Int>(0)
+
+    struct _SharedState: ~Copyable {
+        var pipeline = _MutationPipeline<Item>()
+        var ledger: _DeliveryLedger<Item>
+    }
+
+    /// Creates a list holding `items`, ordered by `areInIncreasingOrder`.
+    ///
+    /// The items are added with ``add(_:)``'s meaning; a non-empty list starts at version 1.
+    /// - Parameters:
+    ///   - items: the initial rows, in any order.
+    ///   - areInIncreasingOrder: the row order; defaults to the items' `<`.
+    /// - Complexity: O(*n* log *n*) comparisons, on the calling thread.
+    public init(
+        _ items: some Sequence<Item>,
+        sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }
+    ) {
+        var storage = _ListStorage<Item>(comparator: areInIncreasingOrder)
+        storage.add(contentsOf: items)
+        let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1)
+        _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
+        _working = _DiffQueueState(storage: storage, published: initial)
+        _shared = Mutex(_SharedState(ledger: _DeliveryLedger(initial: initial)))
+    }
+
+    /// Creates an empty list ordered by `areInIncreasingOrder` (default: the items' `<`).
+    ///
+    /// - Complexity: O(1).
+    public convenience init(sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }) {
+        self.init([Item](), sortedBy: areInIncreasingOrder)
+    }
+
+    /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS` — only a
+    /// comparator that is not a strict weak order causes this. Always 0 without the flag.
+    public var _orderViolationCount: Int { _orderViolations.load(ordering: .relaxed) }
+}
+
+/// The rows as the diff queue sees them: ahead of what renderers have been sent.
+///
+/// Safety of `@unchecked Sendable`: both properties are read and written only by code
+/// running on the data source's serial diff queue (`_drain` and what it calls), so no
+/// two threads ever access them at once; under `LIST_INTERNAL_CHECKS` every access path
+/// asserts that with `dispatchPrecondition`.
+final class _DiffQueueState<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
+    var storage: _ListStorage<Item>
+    /// The snapshot of the last computed batch (what renderers will have).
+    var published: ListSnapshot<Item>
+
+    init(storage: _ListStorage<Item>, published: ListSnapshot<Item>) {
+        self.storage = storage
+        self.published = published
+    }
+}

@@ -1,0 +1,27 @@
+/// A consumer of a ``ListDataSource``'s change batches: a table view adapter, a terminal
+/// screen, a web socket.
+///
+/// Attach one with ``ListDataSource/attach(_:on:)``. It first receives an *attach
+/// batch* that inserts every current row (from the empty version 0), then every later
+/// batch, in version order, each exactly once, on the queue it was attached on.
+///
+/// ```swift
+/// final class RowCounter: ListRenderer {
+///     func render(_ batch: ChangeBatch<DataSourceItem<String>>) {
+///         print("now \(batch.new.count) rows at version \(batch.version)")
+///     }
+/// }
+/// ```
+public protocol ListRenderer<Item>: AnyObject, Sendable {
+    /// The row type of the lists this renderer shows.
+    associatedtype Item: Hashable & DataSourceComparable
+    /// Applies one batch. Called serially, in version order, on the attach queue.
+    ///
+    /// - Parameter batch: the change from `batch.old` (what the renderer showed) to `batch.new`.
+    func render(_ batch: ChangeBatch<Item>)
+}
+
+/// Identifies one attachment of a renderer, for ``ListDataSource/detach(_:)``.
+public struct RendererToken: Hashable, Sendable {
+    let rawValue: Int
+}

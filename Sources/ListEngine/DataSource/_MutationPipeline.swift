@@ -1,0 +1,72 @@
+/// One call made on a data source, in submission order.
+enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
+    case add([Item])
+    case remove([Item.ID])
+    case removeAll
+    case replaceAll([Item])
+    case sort(@Sendable (Item, Item) -> Bool)
+    /// Start delivering to a renderer: attach batch first.
+    case attach(_RendererBox<Item>)
+    /// Resume once every earlier command is delivered everywhere.
+    case flush(CheckedContinuation<ListSnapshot<Item>, Never>)
+
+    /// Whether the command changes rows (and so may be coalesced with its neighbours).
+    var isMutation: Bool {
+        switch self {
+        case .add, .remove, .removeAll, .replaceAll, .sort: true
+        case .attach, .flush: false
+        }
+    }
+}
+
+/// The hand-off between callers and the diff queue, as a value-type state machine.
+///
+/// Callers `submit` commands; the first submission into an idle pipeline asks for a
+/// drain to be scheduled. The drain repeatedly takes everything pending (so mutations
+/// that arrive while a batch is computed are coalesced into the next one) until nothing
+/// is left, and then the pipeline is idle again. No command is lost or taken twice.
+struct _MutationPipeline<Item: Hashable & DataSourceComparable> {
+    private enum State {
+        case idle
+        case draining(pending: [_Command<Item>])
+    }
+
+    enum SubmitAction: Equatable {
+        /// The pipeline was idle: schedule a drain on the diff queue.
+        case scheduleDrain
+        /// A drain is scheduled or running; it will pick the command up.
+        case none
+    }
+
+    private var state: State = .idle
+
+    /// Records a command.
+    mutating func submit(_ command: _Command<Item>) -> SubmitAction {
+        switch state {
+        case .idle:
+            state = .draining(pending: [command])
+            return .scheduleDrain
+        case .draining(var pending):
+            state = .idle  // release the array's storage so the append does not copy
+            pending.append(command)
+            state = .draining(pending: pending)
+            return .none
+        }
+    }
+
+    /// Called by the drain: the commands to process next, or `nil` when there are none
+    /// (the pipeline is then idle, and the next submission schedules a new drain).
+    mutating func takePending() -> [_Command<Item>]? {
+        switch state {
+        case .idle:
+            return nil
+        case .draining(let pending):
+            if pending.isEmpty {
+                state = .idle
+                return nil
+            }
+            state = .draining(pending: [])
+            return pending
+        }
+    }
+}

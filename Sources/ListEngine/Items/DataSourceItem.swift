@@ -1,0 +1,69 @@
+/// A ready-made row: a string uid, a payload, and a numeric sort index.
+///
+/// Rows order by `index`, then by `uid`, so two different items never tie. The index is
+/// compared with the IEEE 754 *total order*: `-NaN < -∞ < … < -0.0 < +0.0 < … < +∞ < +NaN`.
+/// A NaN or a negative zero therefore has a fixed place and can never break sorting.
+/// Content equality compares the index bit for bit, so an item whose index is NaN is
+/// equal to itself (re-adding it is a no-op), and `-0.0` and `+0.0` are different content.
+///
+/// ```swift
+/// let source = ListDataSource<DataSourceItem<String>>()
+/// source.add([DataSourceItem(uid: "b", value: "Bravo", index: 2),
+///             DataSourceItem(uid: "a", value: "Alpha", index: 1)])
+/// // rows: a, b
+/// ```
+public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, Hashable, Sendable {
+    /// The unique identifier of the row.
+    public var uid: String
+    /// The payload shown by a renderer.
+    public var value: Value
+    /// The sort key: rows are ordered by ascending index, ties broken by `uid`.
+    public var index: Double
+
+    /// Creates a row.
+    /// - Parameters:
+    ///   - uid: The unique identifier of the row.
+    ///   - value: The payload.
+    ///   - index: The sort key; any `Double` is allowed, including NaN and infinities.
+    public init(uid: String, value: Value, index: Double) {
+        self.uid = uid
+        self.value = value
+        self.index = index
+    }
+
+    /// The identity of the row: its `uid`.
+    public var id: String { uid }
+
+    /// Orders by `index` (IEEE total order), then by `uid`.
+    ///
+    /// - Complexity: O(1) plus one string comparison on equal indices.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        let lhsKey = lhs.index._totalOrderKey, rhsKey = rhs.index._totalOrderKey
+        if lhsKey != rhsKey { return lhsKey < rhsKey }
+        return lhs.uid < rhs.uid
+    }
+
+    /// Content equality: same uid, same value, and bit-identical index.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.uid == rhs.uid && lhs.index.bitPattern == rhs.index.bitPattern && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uid)
+        hasher.combine(index.bitPattern)
+        hasher.combine(value)
+    }
+}
+
+extension Double {
+    /// An unsigned key whose natural order is the IEEE 754 total order of the value.
+    ///
+    /// Negative values (sign bit set) have all bits flipped, so larger magnitudes sort
+    /// first; non-negative values get the sign bit set, so they sort after all negatives.
+    /// Distinct bit patterns give distinct keys.
+
+    var _totalOrderKey: UInt64 {
+        let bits = bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+}

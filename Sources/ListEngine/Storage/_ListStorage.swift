@@ -1,0 +1,163 @@
+/// The rows of one version of a list: the ordered rows, an id index, and the comparator.
+///
+/// A value type whose copies share structure: taking a snapshot is O(1), and a mutation
+/// of one row copies O(log *n*) nodes. Every mutation here has the one-element-at-a-time
+/// meaning of the list's contract; bulk paths must produce identical results.
+struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
+    typealias Comparator = @Sendable (Item, Item) -> Bool
+
+    private(set) var rows: _CountedBTree<Item>
+    private(set) var ids: _IDIndex<Item>
+    private(set) var areInIncreasingOrder: Comparator
+
+    init(comparator: @escaping Comparator) {
+        rows = _CountedBTree()
+        ids = _IDIndex()
+        areInIncreasingOrder = comparator
+    }
+
+    var count: Int { rows.count }
+
+    subscript(position: Int) -> Item { rows[position] }
+
+    subscript(id id: Item.ID) -> Item? { ids[id] }
+
+    // MARK: - Searching
+
+    /// The position at which `item` would be inserted: after every row that does not sort after it.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    func upperBound(of item: Item) -> Int {
+        let less = areInIncreasingOrder
+        return rows.partitioningIndex { less(item, $0) }
+    }
+
+    /// The position of `id`, or `nil` when absent.
+    ///
+    /// - Complexity: O(log *n* + *t*) comparisons, *t* = rows tied with the item; O(*n*)
+    ///   only when the comparator is not a strict weak order and the search misses.
+    func position(of id: Item.ID) -> Int? {
+        guard let item = ids[id] else { return nil }
+        return position(ofStored: item)
+    }
+
+    /// The position of an item known to be stored (its id is present).
+    func position(ofStored item: Item) -> Int {
+        let less = areInIncreasingOrder
+        var position = rows.partitioningIndex { !less($0, item) }
+        var iterator = rows.elements(from: position)
+        while let row = iterator.next() {
+            if row.id == item.id { return position }
+            if less(item, row) { break }
+            position += 1
+        }
+        // Only reachable when the comparator is inconsistent: fall back to a scan.
+        position = 0
+        for row in rows {
+            if row.id == item.id { return position }
+            position += 1
+        }
+        preconditionFailure("id index and rows disagree about \(item.id)")
+    }
+
+    // MARK: - Mutating
+
+    /// Adds one item with the contract's meaning. Returns whether anything changed.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @discardableResult
+    mutating func add(_ item: Item) -> Bool {
+        guard let stored = ids[item.id] else {
+            rows.insert(item, at: upperBound(of: item))
+            ids.update(item)
+            return true
+        }
+        if stored == item { return false }
+        let position = position(ofStored: stored)
+        let less = areInIncreasingOrder
+        let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
+        let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
+        if fitsAfterPrevious && fitsBeforeNext {
+            rows[position] = item
+        } else {
+            rows.remove(at: position)
+            rows.insert(item, at: upperBound(of: item))
+        }
+        ids.update(item)
+        return true
+    }
+
+    /// Adds items one at a time, left to right.
+    ///
+    /// Into an empty list, items with distinct ids are placed by one stable sort and a
+    /// bulk build, which gives the same rows as inserting each at its upper bound.
+    ///
+    /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list.
+    mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
+        if rows.isEmpty, let bulk = Self.distinctIDs(items) {
+            var sorted = bulk
+            sorted.sort(by: areInIncreasingOrder)  // stable: ties keep arrival order
+            rows = _CountedBTree(sorted)
+            ids = _IDIndex(uniqueItems: sorted)
+            _checkInvariants()
+            return
+        }
+        for item in items { add(item) }
+        _checkInvariants()
+    }
+
+    /// The items as an array when their ids are pairwise distinct, else `nil`.
+    private static func distinctIDs<S: Sequence>(_ items: S) -> [Item]? where S.Element == Item {
+        let array = Array(items)
+        guard array.count > 1 else { return array }
+        var seen = Set<Item.ID>(minimumCapacity: array.count)
+        for item in array where !seen.insert(item.id).inserted { return nil }
+        return array
+    }
+
+    /// Removes the row with `id`. Returns whether it was present.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @discardableResult
+    mutating func remove(id: Item.ID) -> Bool {
+        guard let stored = ids[id] else { return false }
+        rows.remove(at: position(ofStored: stored))
+        ids.remove(id)
+        return true
+    }
+
+    mutating func removeAll() {
+        rows.removeAll()
+        ids.removeAll()
+    }
+
+    /// Removes every row whose id is not in `keep`.
+    ///
+    /// - Complexity: O(*n*) when many rows go, O(*r* log *n*) for *r* removed rows otherwise.
+    mutating func removeAll(notIn keep: Set<Item.ID>) {
+        let doomed = rows.lazy.filter { !keep.contains($0.id) }.map(\.id)
+        let doomedIDs = Array(doomed)
+        guard !doomedIDs.isEmpty else { return }
+        if doomedIDs.count * 8 > rows.count {
+            let kept = rows.filter { keep.contains($0.id) }
+            rows = _CountedBTree(kept)
+            ids = _IDIndex(uniqueItems: kept)
+        } else {
+            for id in doomedIDs { remove(id: id) }
+        }
+        _checkInvariants()
+    }
+
+    /// Re-sorts the rows stably under `comparator`, which becomes the list's order.
+    ///
+    /// - Returns: for each new position, the row's position before the sort.
+    /// - Complexity: O(*n* log *n*) comparisons.
+    mutating func sort(by comparator: @escaping Comparator) -> [Int] {
+        var pairs = rows.enumerated().map { (offset: $0.offset, item: $0.element) }
+        pairs.sort { comparator($0.item, $1.item) }  // stable: ties keep current order
+        rows = _CountedBTree(pairs.lazy.map(\.item))
+        areInIncreasingOrder = comparator
+        _checkInvariants()
+        return pairs.map(\.offset)
+    }
+}

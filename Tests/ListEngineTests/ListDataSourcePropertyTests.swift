@@ -1,0 +1,149 @@
+import ListEngine
+import ListTestSupport
+import Testing
+
+/// Random mutation sequences, checked batch by batch against the slow oracle.
+@Suite struct ListDataSourcePropertyTests {
+    static let seedCount: UInt64 = 2_000
+
+    /// One random call, applied to both the engine and the oracle.
+    static func randomMutation(
+        _ rng: inout SplitMix64,
+        oracle: inout ListOracle<TestRow>,
+        source: ListDataSource<TestRow>,
+        idPool: Int
+    ) -> String {
+        func randomRow(_ rng: inout SplitMix64) -> TestRow {
+            let id = rng.int(in: 0..<idPool)
+            if let existing = oracle.rows.first(where: { $0.id == id }), rng.chance(0.6) {
+                switch rng.int(in: 0..<3) {
+                case 0: return existing  // equal re-add
+                case 1: return TestRow(id: id, key: existing.key, payload: existing.payload + 1)  // content-only
+                default: return TestRow(id: id, key: rng.int(in: 0..<6), payload: existing.payload)  // re-keyed
+                }
+            }
+            return TestRow(id: id, key: rng.int(in: 0..<6), payload: rng.int(in: 0..<3))
+        }
+        switch rng.int(in: 0..<100) {
+        case 0..<55:
+            var items = (0..<rng.int(in: 1..<6)).map { _ in randomRow(&rng) }
+            if rng.chance(0.2), let first = items.first {  // duplicate id in one call
+                items.append(TestRow(id: first.id, key: rng.int(in: 0..<6), payload: rng.int(in: 0..<3)))
+            }
+            oracle.add(items)
+            source.add(items)
+            return "add \(items)"
+        case 55..<80:
+            let ids = (0..<rng.int(in: 1..<4)).map { _ in rng.int(in: 0..<(idPool + 5)) }  // some unknown
+            oracle.remove(ids: ids)
+            source.remove(ids: ids)
+            return "remove \(ids)"
+        case 80..<83:
+            oracle.removeAll()
+            source.removeAll()
+            return "removeAll"
+        case 83..<92:
+            let items = oracle.rows.filter { _ in rng.chance(0.7) }.map {
+                rng.chance(0.3) ? TestRow(id: $0.id, key: rng.int(in: 0..<6), payload: $0.payload) : $0
+            } + (0..<rng.int(in: 0..<4)).map { _ in randomRow(&rng) }
+            let shuffled = items.shuffled(using: &rng)
+            oracle.replaceAll(with: shuffled)
+            source.replaceAll(with: shuffled)
+            return "replaceAll \(shuffled)"
+        default:
+            let order = TestOrder.allCases[rng.int(in: 0..<TestOrder.allCases.count)]
+            oracle.sort(by: order.comparator)
+            source.sort(by: order.comparator)
+            return "sort(\(order))"
+        }
+    }
+
+    @Test("each call's batch equals the oracle's, with the minimum number of moves")
+    func batchesMatchOracle() async throws {
+        for seed in 0..<Self.seedCount {
+            var rng = SplitMix64(seed: seed)
+            let order = TestOrder.allCases[rng.int(in: 0..<2)]
+            let source = ListDataSource<TestRow>(sortedBy: order.comparator)
+            var oracle = ListOracle<TestRow>(sortedBy: order.comparator)
+            let recorder = BatchRecorder<TestRow>()
+            source.attach(recorder)
+            _ = await source.flush()
+            _ = recorder.take()  // the attach batch
+            var log: [String] = []
+            for _ in 0..<rng.int(in: 4..<16) {
+                oracle.beginBatch()
+                log.append(Self.randomMutation(&rng, oracle: &oracle, source: source, idPool: rng.chance(0.5) ? 8 : 30))
+                let snapshot = await source.flush()
+                let expected = oracle.expectedBatch()
+                let batches = recorder.take()
+                let context = "seed \(seed): \(log.joined(separator: "; "))"
+                #expect(Array(snapshot) == oracle.rows, "\(context)")
+                if expected.isEmpty {
+                    #expect(batches.isEmpty, "no-op delivered a batch — \(context)")
+                    continue
+                }
+                guard batches.count == 1, let batch = batches.first else {
+                    Issue.record("expected one batch, got \(batches.count) — \(context)")
+                    return
+                }
+                #expect(batch.deletions == expected.deletions, "\(context)")
+                #expect(batch.insertions == expected.insertions, "\(context)")
+                #expect(batch.reloads == expected.reloads, "\(context)")
+                #expect(batch.moves.count == expected.minimumMoves, "moves \(batch.moves) — \(context)")
+                #expect(batch.version == batch.old.version + 1, "\(context)")
+                if let movable = expected.movable {
+                    for move in batch.moves {
+                        #expect(movable.contains(batch.old[move.from].id), "untouched row moved — \(context)")
+                    }
+                }
+                expectInvariants(batch, context: context)
+            }
+        }
+    }
+
+    @Test("coalesced calls: final rows equal the oracle, every batch satisfies the invariants")
+    func coalescedBatches() async throws {
+        for seed in 0..<Self.seedCount {
+            var rng = SplitMix64(seed: seed &+ 1_000_000)
+            let source = ListDataSource<TestRow>()
+            var oracle = ListOracle<TestRow>(sortedBy: { $0 < $1 })
+            let recorder = BatchRecorder<TestRow>()
+            source.attach(recorder)
+            var log: [String] = []
+            for _ in 0..<rng.int(in: 4..<20) {
+                log.append(Self.randomMutation(&rng, oracle: &oracle, source: source, idPool: 20))
+            }
+            let snapshot = await source.flush()
+            let context = "seed \(seed): \(log.joined(separator: "; "))"
+            #expect(Array(snapshot) == oracle.rows, "\(context)")
+            #expect(recorder.replayedRows() == oracle.rows, "\(context)")
+            var version = recorder.batches.first?.version ?? 0
+            for batch in recorder.batches.dropFirst() {
+                #expect(batch.version == version + 1, "version gap — \(context)")
+                version = batch.version
+                expectInvariants(batch, context: context)
+            }
+        }
+    }
+}
+
+/// Checks invariants 1 and 4 on a delivered batch.
+func expectInvariants<Item>(_ batch: ChangeBatch<Item>, context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let oldRows = Array(batch.old), newRows = Array(batch.new)
+    // Invariant 1, set form.
+    var rows = oldRows
+    let removals = (batch.deletions + batch.moves.map(\.from)).sorted(by: >)
+    for offset in removals { rows.remove(at: offset) }
+    let additions = (batch.insertions.map { ($0, newRows[$0]) } + batch.moves.map { ($0.to, oldRows[$0.from]) }).sorted { $0.0 < $1.0 }
+    for (offset, item) in additions { rows.insert(item, at: offset) }
+    for offset in batch.reloads { rows[offset] = newRows[offset] }
+    #expect(rows == newRows, "sets do not apply — \(context)", sourceLocation: sourceLocation)
+    // Invariant 1, steps.
+    var stepped = oldRows
+    batch.apply(to: &stepped)
+    #expect(stepped == newRows, "steps do not apply — \(context)", sourceLocation: sourceLocation)
+    #expect(batch.steps.count == batch.deletions.count + batch.insertions.count + batch.moves.count + batch.reloads.count, sourceLocation: sourceLocation)
+    // Invariant 4 (sortedness is covered by comparing with the oracle's rows).
+    #expect(Set(newRows.map(\.id)).count == newRows.count, "duplicate id — \(context)", sourceLocation: sourceLocation)
+    #expect(batch.deletions == batch.deletions.sorted() && batch.insertions == batch.insertions.sorted() && batch.reloads == batch.reloads.sorted(), sourceLocation: sourceLocation)
+}
