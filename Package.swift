@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "ListEngineTests", dependencies: ["ListEngine", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
         .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
         .testTarget(name: "TerminalListRendererTests", dependencies: ["TerminalListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "WebListRendererTests", dependencies: ["WebListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "WebListRendererTests", dependencies: ["WebListRenderer", "ListTestSupport"], exclude: ["js"], swiftSettings: sharedSwiftSettings),
     ]
 )
