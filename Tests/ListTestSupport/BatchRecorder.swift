@@ -1,9 +1,8 @@
 import ListEngine
-import Synchronization
 
 /// A renderer that records every batch it receives, optionally slowly.
 public final class BatchRecorder<Item: Hashable & DataSourceComparable>: ListRenderer {
-    private let recorded = Mutex<[ChangeBatch<Item>]>([])
+    private let recorded = LockedState<[ChangeBatch<Item>]>([])
     private let delayMicroseconds: UInt32
 
     /// - Parameter delayMicroseconds: how long each `render` call blocks, to play a slow renderer.

@@ -42,11 +42,11 @@ import Synchronization
 /// `DispatchQueue.sync` onto a renderer's queue.
 public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendable {
     let _diffQueue: DispatchQueue
-    let _shared: Mutex<_SharedState>
+    let _shared: LockedState<_SharedState>
     let _working: _DiffQueueState<Item>
     let _orderViolations = Atomic<Int>(0)
 
-    struct _SharedState: ~Copyable {
+    struct _SharedState: Sendable {
         var pipeline = _MutationPipeline<Item>()
         var ledger: _DeliveryLedger<Item>
     }
@@ -67,7 +67,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1)
         _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
         _working = _DiffQueueState(storage: storage, published: initial)
-        _shared = Mutex(_SharedState(ledger: _DeliveryLedger(initial: initial)))
+        _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))
     }
 
     /// Creates an empty list ordered by `areInIncreasingOrder` (default: the items' `<`).
