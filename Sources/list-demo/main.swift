@@ -1,0 +1,1 @@
+Walkthrough.run()
