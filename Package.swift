@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "ListEngine", targets: ["ListEngine"]),
         .library(name: "ListPagination", targets: ["ListPagination"]),
+        .library(name: "LeaderboardFixtures", targets: ["LeaderboardFixtures"]),
         .library(name: "TerminalListRenderer", targets: ["TerminalListRenderer"]),
         .library(name: "WebListRenderer", targets: ["WebListRenderer"]),
         .executable(name: "list-demo", targets: ["list-demo"]),
@@ -21,6 +22,7 @@ let package = Package(
     targets: [
         .target(name: "ListEngine", swiftSettings: sharedSwiftSettings),
         .target(name: "ListPagination", dependencies: ["ListEngine"], swiftSettings: sharedSwiftSettings),
+        .target(name: "LeaderboardFixtures", dependencies: ["ListEngine", "ListPagination"], swiftSettings: sharedSwiftSettings),
         .target(name: "TerminalListRenderer", dependencies: ["ListEngine"], swiftSettings: sharedSwiftSettings),
         .target(
             name: "WebListRenderer",
@@ -35,7 +37,8 @@ let package = Package(
         ),
         .target(name: "ListTestSupport", dependencies: ["ListEngine"], path: "Tests/ListTestSupport", swiftSettings: sharedSwiftSettings),
         .testTarget(name: "ListEngineTests", dependencies: ["ListEngine", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "LeaderboardFixtures", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "LeaderboardFixturesTests", dependencies: ["LeaderboardFixtures", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
         .testTarget(name: "TerminalListRendererTests", dependencies: ["TerminalListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
         .testTarget(name: "WebListRendererTests", dependencies: ["WebListRenderer", "ListTestSupport"], exclude: ["js"], swiftSettings: sharedSwiftSettings),
     ]

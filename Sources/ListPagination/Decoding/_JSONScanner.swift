@@ -1,0 +1,279 @@
+/// One step of a path into a JSON document.
+enum _JSONPathComponent: Hashable, Sendable {
+    case key(String)
+    case index(Int)
+
+    /// Converts a decoder's coding key. `JSONDecoder` names array elements with keys
+    /// whose `intValue` is the index and whose `stringValue` is "Index *n*".
+    init(_ key: any CodingKey) {
+        if let index = key.intValue, key.stringValue == "Index \(index)" {
+            self = .index(index)
+        } else {
+            self = .key(key.stringValue)
+        }
+    }
+}
+
+extension [_JSONPathComponent] {
+    /// `data[3].score`; empty for the top level.
+    var rendered: String {
+        var text = ""
+        for component in self {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
+/// A strict RFC 8259 scanner that reports where a document breaks, or where a path leads.
+///
+/// It does not build values; it walks the bytes once, tracking the path to the value
+/// being read, and validates UTF-8 inside strings.
+struct _JSONScanner {
+    struct SyntaxError: Error {
+        var offset: Int
+        var path: [_JSONPathComponent]
+        var reason: String
+    }
+
+    private let bytes: [UInt8]
+    private var offset = 0
+    private var path: [_JSONPathComponent] = []
+    private let target: [_JSONPathComponent]?
+    private var found: Int?
+    private static let maximumDepth = 512
+
+    private init(bytes: [UInt8], target: [_JSONPathComponent]?) {
+        self.bytes = bytes
+        self.target = target
+    }
+
+    /// The first syntax error in `bytes`, or `nil` if they are one valid JSON document.
+    static func firstSyntaxError(in bytes: [UInt8]) -> SyntaxError? {
+        var scanner = _JSONScanner(bytes: bytes, target: nil)
+        do {
+            try scanner.document()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The offset of the first byte of the value at `path`, or `nil` if there is none.
+    static func offset(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8]) -> Int? {
+        var scanner = _JSONScanner(bytes: bytes, target: path)
+        do {
+            try scanner.document()
+        } catch {
+            // A broken document still tells where the path led, if it got that far.
+        }
+        return scanner.found
+    }
+
+    // MARK: Grammar
+
+    private mutating func document() throws(SyntaxError) {
+        skipWhitespace()
+        try value(depth: 0)
+        skipWhitespace()
+        if offset < bytes.count { throw error("unexpected \(describe(bytes[offset])) after the end of the document") }
+    }
+
+    private mutating func value(depth: Int) throws(SyntaxError) {
+        if found == nil, let target, path == target { found = offset }
+        guard offset < bytes.count else { throw error("unexpected end of data, expected a value") }
+        guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
+        switch bytes[offset] {
+        case UInt8(ascii: "{"): try object(depth: depth)
+        case UInt8(ascii: "["): try array(depth: depth)
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        case let byte: throw error("unexpected \(describe(byte)), expected a value")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(SyntaxError) {
+        offset += 1  // {
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { offset += 1; return }
+        while true {
+            guard offset < bytes.count else { throw error("unexpected end of data, expected a key") }
+            guard bytes[offset] == UInt8(ascii: "\"") else { throw error("unexpected \(describe(bytes[offset])), expected a key") }
+            let key = try string()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"), "':' after the key")
+            skipWhitespace()
+            path.append(.key(key))
+            try value(depth: depth + 1)
+            path.removeLast()
+            skipWhitespace()
+            guard offset < bytes.count else { throw error("unexpected end of data, expected ',' or '}'") }
+            switch bytes[offset] {
+            case UInt8(ascii: ","): offset += 1; skipWhitespace()
+            case UInt8(ascii: "}"): offset += 1; return
+            case let byte: throw error("unexpected \(describe(byte)), expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(SyntaxError) {
+        offset += 1  // [
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { offset += 1; return }
+        var index = 0
+        while true {
+            path.append(.index(index))
+            try value(depth: depth + 1)
+            path.removeLast()
+            index += 1
+            skipWhitespace()
+            guard offset < bytes.count else { throw error("unexpected end of data, expected ',' or ']'") }
+            switch bytes[offset] {
+            case UInt8(ascii: ","): offset += 1; skipWhitespace()
+            case UInt8(ascii: "]"): offset += 1; return
+            case let byte: throw error("unexpected \(describe(byte)), expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Reads a string starting at its opening quote; returns its text (for keys).
+    private mutating func string() throws(SyntaxError) -> String {
+        offset += 1  // "
+        let start = offset
+        while true {
+            guard offset < bytes.count else { throw error("unexpected end of data inside a string") }
+            let byte = bytes[offset]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let raw = bytes[start..<offset]
+                offset += 1
+                // Only keys use the text, to follow a coding path; it is kept raw
+                // (escapes in keys are rare, and such a key then just does not match).
+                return String(decoding: raw, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                try escape()
+            case 0..<0x20:
+                throw error("unescaped control character \(describe(byte)) inside a string")
+            case 0x80...:
+                try utf8Sequence()
+            default:
+                offset += 1
+            }
+        }
+    }
+
+    private mutating func escape() throws(SyntaxError) {
+        offset += 1  // backslash
+        guard offset < bytes.count else { throw error("unexpected end of data inside an escape") }
+        switch bytes[offset] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            offset += 1
+        case UInt8(ascii: "u"):
+            offset += 1
+            for _ in 0..<4 {
+                guard offset < bytes.count else { throw error("unexpected end of data inside a \\u escape") }
+                guard Self.isHexDigit(bytes[offset]) else { throw error("\(describe(bytes[offset])) is not a hex digit in a \\u escape") }
+                offset += 1
+            }
+        case let byte:
+            throw error("invalid escape \\\(describe(byte))")
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
+    private mutating func utf8Sequence() throws(SyntaxError) {
+        let lead = bytes[offset]
+        let length: Int, secondRange: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: length = 2; secondRange = 0x80...0xBF
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; secondRange = 0x80...0xBF
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4; secondRange = 0x80...0xBF
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        default: throw error("invalid UTF-8 byte \(Self.hex(lead))")
+        }
+        for position in 1..<length {
+            let at = offset + position
+            guard at < bytes.count else { throw error("unexpected end of data inside a UTF-8 sequence") }
+            let range = position == 1 ? secondRange : 0x80...0xBF
+            guard range.contains(bytes[at]) else {
+                throw error("invalid UTF-8 sequence \(bytes[offset...at].map(Self.hex).joined(separator: " "))")
+            }
+        }
+        offset += length
+    }
+
+    private mutating func number() throws(SyntaxError) {
+        if peek() == UInt8(ascii: "-") { offset += 1 }
+        guard let first = peek(), Self.isDigit(first) else { throw error("expected a digit in a number", at: offset) }
+        offset += 1
+        if first != UInt8(ascii: "0") { while let byte = peek(), Self.isDigit(byte) { offset += 1 } }
+        if peek() == UInt8(ascii: ".") {
+            offset += 1
+            guard let byte = peek(), Self.isDigit(byte) else { throw error("expected a digit after '.' in a number") }
+            while let byte = peek(), Self.isDigit(byte) { offset += 1 }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            offset += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { offset += 1 }
+            guard let byte = peek(), Self.isDigit(byte) else { throw error("expected a digit in the exponent of a number") }
+            while let byte = peek(), Self.isDigit(byte) { offset += 1 }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+        let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for expected in text {
+            guard offset < bytes.count else { throw error("unexpected end of data inside \(word)") }
+            guard bytes[offset] == expected else { throw error("unexpected \(describe(bytes[offset])) inside \(word)") }
+            offset += 1
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func skipWhitespace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): offset += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
+        guard offset < bytes.count else { throw error("unexpected end of data, expected \(what)") }
+        guard bytes[offset] == byte else { throw error("unexpected \(describe(bytes[offset])), expected \(what)") }
+        offset += 1
+    }
+
+    private func error(_ reason: String, at position: Int? = nil) -> SyntaxError {
+        SyntaxError(offset: position ?? offset, path: path, reason: reason)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(Self.hex(byte))"
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "0x" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+}

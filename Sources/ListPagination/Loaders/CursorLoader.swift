@@ -1,0 +1,51 @@
+/// Loads pages named by an opaque server cursor: `?cursor=C&limit=L`.
+///
+/// Each response carries the cursor of the page after it; the list ends at a `nil`
+/// (or absent) cursor. A keyset cursor names a position by the last row's sort key, not
+/// by offset, so rows inserted or deleted ahead of it neither repeat nor skip rows.
+///
+/// ```swift
+/// let loader = CursorLoader<Player, String>(limit: 50) { cursor, limit in
+///     let response = try await api.players(after: cursor, limit: limit)
+///     return .init(items: response.data, nextCursor: response.pagination.nextCursor)
+/// }
+/// ```
+public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendable>: PageLoader {
+    /// The cursor type.
+    public typealias Cursor = Token
+
+    /// What one request returns.
+    public struct Response: Sendable {
+        /// The rows of the page.
+        public var items: [Item]
+        /// The cursor of the next page; `nil` when this is the last page.
+        public var nextCursor: Token?
+
+        /// Creates a response.
+        public init(items: [Item], nextCursor: Token?) {
+            self.items = items
+            self.nextCursor = nextCursor
+        }
+    }
+
+    /// Rows per page, passed to `fetch`.
+    public let limit: Int
+    private let fetch: @Sendable (_ cursor: Token?, _ limit: Int) async throws -> Response
+
+    /// Creates a loader.
+    ///
+    /// - Parameters:
+    ///   - limit: rows per page, at least 1.
+    ///   - fetch: loads the page after `cursor` (the first page when `nil`).
+    public init(limit: Int, fetch: @escaping @Sendable (_ cursor: Token?, _ limit: Int) async throws -> Response) {
+        precondition(limit >= 1, "CursorLoader needs a limit of at least 1, got \(limit)")
+        self.limit = limit
+        self.fetch = fetch
+    }
+
+    /// Loads the page after `cursor` (the first page when `nil`).
+    public func loadPage(at cursor: Token?) async throws -> Page<Item, Token> {
+        let response = try await fetch(cursor, limit)
+        return Page(items: response.items, nextCursor: response.nextCursor)
+    }
+}

@@ -1,0 +1,48 @@
+/// Where a ``Paginator`` stands.
+///
+/// ```
+///  idle ──loadNextPage──▶ loading ──page──▶ idle, or exhausted after the last page
+///                           │  ▲
+///                     error │  │ retry() / automatic retry
+///                           ▼  │
+///                         failed
+/// ```
+/// While an automatic retry is waiting for its backoff delay the state stays
+/// ``loading``; ``PaginationStatus/failedAttempts`` counts the failures so far.
+public enum PaginationState: Sendable, Hashable {
+    /// No load is running and more pages may follow.
+    case idle
+    /// A page (or, during a refresh, the first page) is being loaded or retried.
+    case loading
+    /// The last load failed and automatic retries, if any, are used up. Every row
+    /// loaded before stays. ``Paginator/retry()`` or ``Paginator/loadNextPage()``
+    /// loads the same page again.
+    case failed(PaginationError)
+    /// The last page has been loaded.
+    case exhausted
+}
+
+/// Everything a list screen shows about pagination, as one value.
+public struct PaginationStatus: Sendable, Hashable {
+    /// The paginator's state.
+    public var state: PaginationState
+    /// Whether to show a "loading" row: a load has been running for longer than the
+    /// paginator's `loadingIndicatorDelay`.
+    public var isShowingLoadingIndicator: Bool
+    /// Whether the running load is a ``Paginator/refresh()``.
+    public var isRefreshing: Bool
+    /// Pages applied since the list was last reset or refreshed (a refresh counts its
+    /// first page).
+    public var loadedPages: Int
+    /// Failed attempts at the current page, including automatic retries; 0 after a success.
+    public var failedAttempts: Int
+
+    /// Creates a status value.
+    public init(state: PaginationState, isShowingLoadingIndicator: Bool = false, isRefreshing: Bool = false, loadedPages: Int = 0, failedAttempts: Int = 0) {
+        self.state = state
+        self.isShowingLoadingIndicator = isShowingLoadingIndicator
+        self.isRefreshing = isRefreshing
+        self.loadedPages = loadedPages
+        self.failedAttempts = failedAttempts
+    }
+}

@@ -1,0 +1,60 @@
+extension Paginator {
+    /// Loads the next page, or the first page if none is loaded yet.
+    ///
+    /// Ignored while a page is loading or waiting for an automatic retry, and after the
+    /// last page, so calling it for every scroll event is fine: each page is requested
+    /// once. In ``PaginationState/failed(_:)`` it loads the failed page again, like ``retry()``.
+    /// - Complexity: O(1); the load runs in a task.
+    public func loadNextPage() {
+        _handle { $0.loadRequested() }
+    }
+
+    /// Loads the page that failed again, with the same cursor.
+    ///
+    /// In ``PaginationState/failed(_:)`` this starts a new series of attempts under the
+    /// retry policy; while an automatic retry is waiting it retries at once. Ignored
+    /// otherwise.
+    public func retry() {
+        _handle { $0.retryRequested() }
+    }
+
+    /// Loads the first page again and replaces the rows with it when it arrives.
+    ///
+    /// The rows stay visible meanwhile, and renderers get one batch when the page is
+    /// applied with ``ListDataSource/replaceAll(with:)``. A load in flight is cancelled
+    /// and its response, should it still arrive, is discarded. After the refresh, the
+    /// next page is the one after the new first page. Ignored while a refresh is running.
+    public func refresh() {
+        _handle { $0.refreshRequested() }
+    }
+
+    /// Cancels any load, removes every row and returns to ``PaginationState/idle``;
+    /// the next load is the first page. Responses to earlier requests are discarded.
+    public func reset() {
+        _handle { $0.resetRequested() }
+    }
+
+    /// Tells the paginator that the row at `offset` became visible; loads the next page
+    /// when `dataSource.count - offset <= prefetchDistance` and the paginator is idle.
+    ///
+    /// Call it from the renderer for every row it shows. A failed load is not retried
+    /// from here (that would hammer a failing server while the user scrolls); use
+    /// ``retry()``. The count is the data source's delivered ``ListDataSource/count``.
+    /// - Parameter offset: the row's offset in the list, not negative.
+    /// - Complexity: O(*r*) for *r* renderers attached to the data source.
+    public func itemDidAppear(at offset: Int) {
+        precondition(offset >= 0, "itemDidAppear(at:) needs a row offset, got \(offset)")
+        let count = dataSource.count
+        _handle { $0.itemAppeared(at: offset, count: count) }
+    }
+
+    /// The current state.
+    public var state: PaginationState { _shared.withLock { $0.status.state } }
+
+    /// Whether a "loading" row should be shown: a load has been running for longer
+    /// than ``loadingIndicatorDelay``. Turns off as soon as the load ends.
+    public var isShowingLoadingIndicator: Bool { _shared.withLock { $0.status.isShowingLoadingIndicator } }
+
+    /// The state, the indicator flag and the counters as one value.
+    public var status: PaginationStatus { _shared.withLock { $0.status } }
+}

@@ -1,0 +1,87 @@
+extension Paginator {
+    typealias _Machine = _PaginationStateMachine<Cursor>
+
+    /// Feeds one event to the state machine and performs the action it returns.
+    ///
+    /// Data source mutations are submitted under the lock, so they reach the data source
+    /// in the order the machine decided them. Tasks are cancelled after the lock is
+    /// released, because cancellation handlers run synchronously.
+    /// - Parameter page: the loaded page, for a `pageLoaded` event.
+    func _handle(page: Page<Item, Cursor>? = nil, _ event: (inout _Machine) -> _Machine.Action) {
+        let cancelled: [Task<Void, Never>] = _shared.withLock { shared in
+            let action = event(&shared.machine)
+            shared.machine._checkInvariants()
+            var cancelled: [Task<Void, Never>] = []
+            switch action {
+            case .none, .showIndicator:
+                break
+            case .startLoad(let request, let episode):
+                cancelled += [shared.loadTask, shared.retryTimer].compactMap { $0 }
+                shared.retryTimer = nil
+                shared.loadTask = _startLoading(request)
+                if let episode {
+                    cancelled += [shared.indicatorTimer].compactMap { $0 }
+                    shared.indicatorTimer = _startTimer(after: loadingIndicatorDelay) { $0.indicatorDelayElapsed(episode) }
+                }
+            case .scheduleRetry(let token, let delay):
+                shared.loadTask = nil
+                cancelled += [shared.retryTimer].compactMap { $0 }
+                shared.retryTimer = _startTimer(after: delay) { $0.backoffElapsed(token) }
+            case .applyPage(let mode):
+                shared.loadTask = nil
+                if let page {
+                    switch mode {
+                    case .append: dataSource.add(page.items)
+                    case .replace: dataSource.replaceAll(with: page.items)
+                    }
+                }
+            case .fail:
+                shared.loadTask = nil
+            case .reset:
+                cancelled += [shared.loadTask, shared.retryTimer].compactMap { $0 }
+                shared.loadTask = nil
+                shared.retryTimer = nil
+                dataSource.removeAll()
+            }
+            if !shared.machine.isLoading, let timer = shared.indicatorTimer {
+                cancelled.append(timer)
+                shared.indicatorTimer = nil
+            }
+            _publish(&shared)
+            return cancelled
+        }
+        for task in cancelled { task.cancel() }
+    }
+
+    /// Starts the task that loads `request` and reports back.
+    private func _startLoading(_ request: _Machine.Request) -> Task<Void, Never> {
+        Task { [weak self, loader] in
+            let result: Result<Page<Item, Cursor>, PaginationError>
+            do {
+                result = .success(try await loader.loadPage(at: request.cursor))
+            } catch {
+                result = .failure(PaginationError(error))
+            }
+            guard let self else { return }
+            switch result {
+            case .success(let page):
+                self._handle(page: page) { $0.pageLoaded(request.token, nextCursor: page.nextCursor) }
+            case .failure(let error):
+                let unit = self.retryPolicy.jitter > 0 ? Double.random(in: 0..<1) : 0
+                self._handle { $0.pageFailed(request.token, error: error, randomUnit: unit) }
+            }
+        }
+    }
+
+    /// Starts a task that sends `event` after `delay` on the clock, unless cancelled.
+    private func _startTimer(after delay: Duration, _ event: @escaping @Sendable (inout _Machine) -> _Machine.Action) -> Task<Void, Never> {
+        Task { [weak self, clock] in
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return
+            }
+            self?._handle(event)
+        }
+    }
+}
