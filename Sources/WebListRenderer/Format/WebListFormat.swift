@@ -1,0 +1,68 @@
+/// How a list's items become wire rows: an id string and content HTML per item.
+///
+/// Both ``WebListRenderer`` and ``WebListHub`` turn batches and snapshots into messages
+/// with a format.
+///
+/// ```swift
+/// let format = WebListFormat<Player> { player in
+///     "<span class=\"name\">\(player.name)</span> <b>\(player.score)</b>"   // name is escaped
+/// }
+/// let message = format.message(for: batch)
+/// ```
+public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
+    /// The wire id of an item id. Distinct ids must give distinct strings.
+    public let rowID: @Sendable (Item.ID) -> String
+    /// The content of a row.
+    public let rowHTML: @Sendable (Item) -> HTML
+
+    /// Creates a format.
+    ///
+    /// - Parameters:
+    ///   - id: the wire id of an item id; must be injective.
+    ///   - html: the content of a row; text interpolated into an ``HTML`` literal is escaped.
+    public init(id: @escaping @Sendable (Item.ID) -> String, html: @escaping @Sendable (Item) -> HTML) {
+        rowID = id
+        rowHTML = html
+    }
+
+    /// The wire row of `item`.
+    public func row(_ item: Item) -> WebListRow {
+        WebListRow(id: rowID(item.id), html: rowHTML(item).markup)
+    }
+
+    /// The `batch` message for `batch`: its ``ChangeBatch/steps`` from `old.version` to
+    /// `new.version`.
+    ///
+    /// Only inserted and reloaded rows are formatted, so the message for a one-row update
+    /// does not grow with the size of the list.
+    /// - Complexity: O(*c* log *n*) for *c* changes in a list of *n* rows, plus formatting
+    ///   the inserted and reloaded rows.
+    public func message(for batch: ChangeBatch<Item>) -> WebListMessage {
+        let steps: [WebListStep] = batch.steps.map { step in
+            switch step {
+            case .remove(let at): .remove(at: at)
+            case .insert(let item, let at): .insert(row(item), at: at)
+            case .move(let from, let to): .move(from: from, to: to)
+            case .reload(let item, let at): .reload(row(item), at: at)
+            }
+        }
+        return .batch(from: batch.old.version, to: batch.new.version, steps: steps)
+    }
+
+    /// The `snapshot` message for `snapshot`: every row, in order.
+    ///
+    /// - Complexity: O(*n*) rows formatted.
+    public func snapshotMessage(for snapshot: ListSnapshot<Item>) -> WebListMessage {
+        .snapshot(version: snapshot.version, items: snapshot.map(row))
+    }
+}
+
+extension WebListFormat where Item.ID: LosslessStringConvertible {
+    /// Creates a format whose wire ids are the item ids' text (`String(id)`).
+    ///
+    /// - Parameter html: the content of a row; text interpolated into an ``HTML`` literal
+    ///   is escaped.
+    public init(html: @escaping @Sendable (Item) -> HTML) {
+        self.init(id: { String($0) }, html: html)
+    }
+}

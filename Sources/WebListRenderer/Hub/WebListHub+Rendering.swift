@@ -1,0 +1,45 @@
+extension WebListHub {
+    /// Publishes a batch to every client.
+    ///
+    /// A batch that continues from the last rendered version is encoded once and queued
+    /// for every client (a client whose queue is full is reset to a snapshot instead).
+    /// The first batch (the attach batch), or one that does not continue, restarts every
+    /// client from a snapshot of `batch.new`.
+    ///
+    /// - Complexity: O(*c* log *n*) plus formatting the changed rows to encode, then O(1)
+    ///   per client, for *c* changes and *n* rows; never waits for a client.
+    public func render(_ batch: ChangeBatch<Item>) {
+        // Only `render` changes `current`, and renders never overlap (ListRenderer's
+        // contract), so reading it here and writing it below cannot race.
+        let previous = _state.withLock { $0.current }
+        let waiters: [(_Waiter, _Entry)]
+        if let previous, previous.snapshot.version == batch.old.version {
+            let frame = WebListFrame(format.message(for: batch))
+            let latest = _HubSnapshot(snapshot: batch.new, epoch: previous.epoch)
+            waiters = _state.withLock { state in
+                state.current = latest
+                state.batches += 1
+                var waiters: [(_Waiter, _Entry)] = []
+                for index in state.clients.indices {
+                    if case .resume(let waiter, let entry) = state.clients.values[index].batch(frame, latest: latest) {
+                        waiters.append((waiter, entry))
+                    }
+                }
+                return waiters
+            }
+        } else {
+            let latest = _HubSnapshot(snapshot: batch.new, epoch: (previous?.epoch ?? 0) + 1)
+            waiters = _state.withLock { state in
+                state.current = latest
+                var waiters: [(_Waiter, _Entry)] = []
+                for index in state.clients.indices {
+                    if case .resume(let waiter, let entry) = state.clients.values[index].snapshot(latest) {
+                        waiters.append((waiter, entry))
+                    }
+                }
+                return waiters
+            }
+        }
+        for (waiter, entry) in waiters { waiter.resume(returning: entry) }
+    }
+}

@@ -1,0 +1,157 @@
+import Synchronization
+
+/// Serves one list to many clients: each gets a snapshot when it joins, then every batch.
+///
+/// The hub is a ``ListRenderer``: attach it to a ``ListDataSource`` once. It encodes each
+/// batch once and puts the same ``WebListFrame`` into every client's queue. Clients read
+/// their frames through ``subscribe()``, an async sequence, at their own pace:
+///
+/// ```swift
+/// let hub = WebListHub<Player>(format: WebListFormat { player in
+///     "<span class=\"name\">\(player.name)</span> <b>\(player.score)</b>"
+/// })
+/// players.attach(hub)
+///
+/// // per browser connection:
+/// for await frame in hub.subscribe() {
+///     try await response.write(frame.serverSentEvent)
+/// }
+/// ```
+///
+/// **Slow clients.** Every client's queue is bounded by ``Limits``. A client that falls
+/// so far behind that one more batch would exceed its limit is *reset*: its queue is
+/// dropped and replaced with a single snapshot of the latest version, so its next read
+/// brings it up to date in one message. Publishing never waits for a client and memory
+/// per client never exceeds the limit: snapshots in a queue are list snapshots, which
+/// share their storage with the live list, and are formatted only when read (once per
+/// version, however many clients read it).
+///
+/// **Order.** Each client receives a snapshot first, then batches whose `from` is the
+/// version of the message before — unless it is reset, in which case a newer snapshot
+/// follows. A client that applies every message in order, as `list-client.js` does, is
+/// always consistent.
+public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRenderer {
+    /// The bounds of each client's queue.
+    public struct Limits: Hashable, Sendable {
+        /// The most messages a client may have waiting; at least 1.
+        public var messages: Int
+        /// The most bytes of batch messages a client may have waiting.
+        public var bytes: Int
+
+        /// Creates limits.
+        public init(messages: Int = 256, bytes: Int = 4 << 20) {
+            self.messages = messages
+            self.bytes = bytes
+        }
+    }
+
+    /// Counters, for monitoring and tests.
+    public struct Statistics: Hashable, Sendable {
+        /// Clients currently subscribed.
+        public var clients: Int
+        /// Batch messages published so far.
+        public var batches: Int
+        /// How often a client was reset to a snapshot because it fell behind.
+        public var resets: Int
+        /// The longest queue among the current clients, in messages.
+        public var longestQueue: Int
+    }
+
+    /// How items become wire rows.
+    public let format: WebListFormat<Item>
+    /// The bounds of each client's queue.
+    public let limits: Limits
+
+    typealias _Entry = _ClientEntry<_HubSnapshot<Item>>
+    typealias _Waiter = CheckedContinuation<_Entry?, Never>
+    typealias _Queue = _ClientQueue<_HubSnapshot<Item>, _Waiter>
+
+    struct _State: ~Copyable {
+        /// The last rendered snapshot and its epoch (bumped when versions do not continue).
+        var current: _HubSnapshot<Item>?
+        var clients: [Int: _Queue] = [:]
+        var nextClientID = 0
+        var batches = 0
+        /// Resets of clients that have since left.
+        var departedResets = 0
+        var isFinished = false
+    }
+
+    let _state = Mutex(_State())
+    /// The most recently formatted snapshot frame, shared by every client that reads it.
+    let _snapshotCache = Mutex<(epoch: Int, frame: WebListFrame)?>(nil)
+
+    /// Creates a hub.
+    ///
+    /// - Parameters:
+    ///   - format: how items become wire rows.
+    ///   - limits: the bounds of each client's queue.
+    public init(format: WebListFormat<Item>, limits: Limits = Limits()) {
+        precondition(limits.messages >= 1, "WebListHub.Limits.messages must be at least 1")
+        precondition(limits.bytes >= 0, "WebListHub.Limits.bytes must not be negative")
+        self.format = format
+        self.limits = limits
+    }
+
+    /// The version of the last rendered batch; `nil` before the hub is attached.
+    public var version: Int? { _state.withLock { $0.current?.snapshot.version } }
+
+    /// Current counters.
+    ///
+    /// - Complexity: O(*c*) for *c* clients.
+    public var statistics: Statistics {
+        _state.withLock { state in
+            Statistics(
+                clients: state.clients.count,
+                batches: state.batches,
+                resets: state.departedResets + state.clients.values.reduce(0) { $0 + $1.resets },
+                longestQueue: state.clients.values.map(\.pendingCount).max() ?? 0
+            )
+        }
+    }
+
+    /// A snapshot message of the last rendered version, for a client that asks for one
+    /// (the `/snapshot` endpoint of a server); `nil` before the hub is attached.
+    ///
+    /// - Complexity: O(*n*) rows formatted, once per version.
+    public func snapshotFrame() -> WebListFrame? {
+        guard let current = _state.withLock({ $0.current }) else { return nil }
+        return _frame(for: current)
+    }
+
+    /// Ends every subscription; later subscriptions end at once. Detach the hub from its
+    /// data source as well.
+    public func finish() {
+        let waiters = _state.withLock { state in
+            state.isFinished = true
+            var waiters: [_Waiter] = []
+            for index in state.clients.indices {
+                if let waiter = state.clients.values[index].finish() { waiters.append(waiter) }
+            }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+
+    /// The frame of a snapshot, formatted at most once per version.
+    func _frame(for snapshot: _HubSnapshot<Item>) -> WebListFrame {
+        if let cached = _snapshotCache.withLock({ $0 }),
+           cached.epoch == snapshot.epoch, cached.frame.version == snapshot.snapshot.version {
+            return cached.frame
+        }
+        let frame = WebListFrame(format.snapshotMessage(for: snapshot.snapshot))
+        _snapshotCache.withLock { cache in
+            // Keep the newest: an older snapshot read late must not evict it.
+            let isNewer = cache.map { ($0.epoch, $0.frame.version) < (snapshot.epoch, frame.version) } ?? true
+            if isNewer { cache = (snapshot.epoch, frame) }
+        }
+        return frame
+    }
+}
+
+/// A snapshot as the hub queues it: the list snapshot and the epoch it belongs to.
+struct _HubSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
+    var snapshot: ListSnapshot<Item>
+    /// Incremented whenever the hub's batches do not continue from its last version.
+    var epoch: Int
+}

@@ -1,0 +1,69 @@
+@_exported import ListEngine
+import Synchronization
+
+/// A renderer that turns a list's batches into wire messages for one browser.
+///
+/// Attach it to a ``ListDataSource``. The attach batch becomes a `snapshot` message;
+/// every later batch becomes one `batch` message with `from`/`to` versions and the
+/// batch's sequential steps. A batch that does not continue from the last rendered
+/// version (the renderer was attached to another source) also becomes a snapshot, so the
+/// stream of messages is always applicable in order. ``snapshotFrame()`` makes a
+/// snapshot message of the last rendered version at any time, for a client that
+/// detected a gap.
+///
+/// ```swift
+/// let renderer = WebListRenderer<Player>(format: WebListFormat { player in
+///     "<span class=\"name\">\(player.name)</span> <b>\(player.score)</b>"
+/// }) { frame in
+///     connection.send(frame.json)
+/// }
+/// players.attach(renderer)
+/// ```
+///
+/// To serve many browsers from one list, use ``WebListHub``, which encodes each batch
+/// once and gives every client a bounded buffer.
+public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListRenderer {
+    /// How items become wire rows.
+    public let format: WebListFormat<Item>
+    private let send: @Sendable (WebListFrame) -> Void
+    private let rendered = Mutex<ListSnapshot<Item>?>(nil)
+
+    /// Creates a renderer.
+    ///
+    /// - Parameters:
+    ///   - format: how items become wire rows.
+    ///   - send: receives each encoded message, on the queue the renderer is attached on,
+    ///     in order.
+    public init(format: WebListFormat<Item>, send: @escaping @Sendable (WebListFrame) -> Void) {
+        self.format = format
+        self.send = send
+    }
+
+    /// Encodes `batch` and passes it to `send`: a snapshot message for the first batch
+    /// (the attach batch) or a batch that does not continue from the last one, a batch
+    /// message otherwise.
+    ///
+    /// - Complexity: O(*c* log *n*) plus formatting the changed rows, for *c* changes;
+    ///   O(*n*) for a snapshot.
+    public func render(_ batch: ChangeBatch<Item>) {
+        let previous = rendered.withLock { rendered in
+            defer { rendered = batch.new }
+            return rendered
+        }
+        let message = previous?.version == batch.old.version
+            ? format.message(for: batch)
+            : format.snapshotMessage(for: batch.new)
+        send(WebListFrame(message))
+    }
+
+    /// The version of the last rendered batch; `nil` before the attach batch.
+    public var version: Int? { rendered.withLock { $0?.version } }
+
+    /// A snapshot message of the last rendered version; `nil` before the attach batch.
+    ///
+    /// - Complexity: O(*n*) rows formatted.
+    public func snapshotFrame() -> WebListFrame? {
+        guard let snapshot = rendered.withLock({ $0 }) else { return nil }
+        return WebListFrame(format.snapshotMessage(for: snapshot))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Why a wire message could not be read.
+public struct WebListMessageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public let reason: String
+    /// Where: the path of keys and array offsets to the bad value, such as `steps[3].op`;
+    /// empty when the text is not JSON at all.
+    public let path: String
+
+    /// Creates an error.
+    public init(reason: String, path: String) {
+        self.reason = reason
+        self.path = path
+    }
+
+    public var description: String {
+        path.isEmpty ? "malformed list message: \(reason)" : "malformed list message at \(path): \(reason)"
+    }
+}
+
+extension WebListMessage {
+    /// Reads a message from its JSON text (any key order, any whitespace).
+    ///
+    /// ```swift
+    /// let message = try WebListMessage(json: #"{"type":"batch","from":1,"to":2,"steps":[]}"#)
+    /// ```
+    /// - Parameter json: the JSON text of one message.
+    /// - Throws: ``WebListMessageError`` naming the offending key path.
+    /// - Complexity: O(length of `json`).
+    public init(json: String) throws(WebListMessageError) {
+        try self.init(json: Data(json.utf8))
+    }
+
+    /// Reads a message from UTF-8 JSON data.
+    ///
+    /// - Throws: ``WebListMessageError`` naming the offending key path.
+    public init(json: Data) throws(WebListMessageError) {
+        do {
+            self = try JSONDecoder().decode(_DecodedMessage.self, from: json).message
+        } catch let error as DecodingError {
+            throw WebListMessageError(error)
+        } catch {
+            throw WebListMessageError(reason: "\(error)", path: "")
+        }
+    }
+}
+
+extension WebListMessageError {
+    init(_ error: DecodingError) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : "." + key.stringValue
+                }
+            }
+            return text
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            self.init(reason: context.debugDescription, path: path(context.codingPath))
+        case .keyNotFound(let key, let context):
+            self.init(reason: "missing key \"\(key.stringValue)\"", path: path(context.codingPath))
+        @unknown default:
+            self.init(reason: "\(error)", path: "")
+        }
+    }
+}
+
+/// The decodable shape of a message; keeps `Decodable` out of the public types.
+private struct _DecodedMessage: Decodable {
+    let message: WebListMessage
+
+    private enum Keys: String, CodingKey { case type, version, items, from, to, steps }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "snapshot":
+            let version = try container.decode(Int.self, forKey: .version)
+            let items = try container.decode([_DecodedRow].self, forKey: .items).map(\.row)
+            message = .snapshot(version: version, items: items)
+        case "batch":
+            let from = try container.decode(Int.self, forKey: .from)
+            let to = try container.decode(Int.self, forKey: .to)
+            let steps = try container.decode([_DecodedStep].self, forKey: .steps).map(\.step)
+            message = .batch(from: from, to: to, steps: steps)
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown message type \"\(type)\"")
+        }
+    }
+}
+
+private struct _DecodedRow: Decodable {
+    let row: WebListRow
+
+    private enum Keys: String, CodingKey { case id, html }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        row = WebListRow(id: try container.decode(String.self, forKey: .id), html: try container.decode(String.self, forKey: .html))
+    }
+}
+
+private struct _DecodedStep: Decodable {
+    let step: WebListStep
+
+    private enum Keys: String, CodingKey { case op, at, from, to, id, html }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let op = try container.decode(String.self, forKey: .op)
+        func row() throws -> WebListRow {
+            WebListRow(id: try container.decode(String.self, forKey: .id), html: try container.decode(String.self, forKey: .html))
+        }
+        switch op {
+        case "remove": step = .remove(at: try container.decode(Int.self, forKey: .at))
+        case "insert": step = .insert(try row(), at: try container.decode(Int.self, forKey: .at))
+        case "move": step = .move(from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to))
+        case "reload": step = .reload(try row(), at: try container.decode(Int.self, forKey: .at))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown step op \"\(op)\"")
+        }
+    }
+}

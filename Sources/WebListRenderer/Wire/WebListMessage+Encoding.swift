@@ -1,0 +1,116 @@
+extension WebListMessage {
+    /// The message as compact JSON text on one line.
+    ///
+    /// Keys are written in a fixed order (`type` first, then the versions, then the rows
+    /// or steps; within a step `op` first), so the same message always encodes to the
+    /// same bytes. Strings are escaped as JSON requires (`"`, `\` and control characters);
+    /// non-ASCII text is written as UTF-8, not as `\u` escapes.
+    ///
+    /// ```swift
+    /// WebListMessage.batch(from: 7, to: 8, steps: [.remove(at: 3)]).json
+    /// // {"type":"batch","from":7,"to":8,"steps":[{"op":"remove","at":3}]}
+    /// ```
+    /// - Complexity: O(total length of the ids and markup it carries).
+    public var json: String {
+        var writer = _JSONWriter()
+        switch self {
+        case .snapshot(let version, let items):
+            writer.reserve(32 + items.reduce(0) { $0 + $1.id.utf8.count + $1.html.utf8.count + 20 })
+            writer.raw(#"{"type":"snapshot","version":"#)
+            writer.integer(version)
+            writer.raw(#","items":["#)
+            for (index, item) in items.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw(#"{"id":"#)
+                writer.string(item.id)
+                writer.raw(#","html":"#)
+                writer.string(item.html)
+                writer.raw("}")
+            }
+            writer.raw("]}")
+        case .batch(let from, let to, let steps):
+            writer.reserve(48 + steps.count * 32)
+            writer.raw(#"{"type":"batch","from":"#)
+            writer.integer(from)
+            writer.raw(#","to":"#)
+            writer.integer(to)
+            writer.raw(#","steps":["#)
+            for (index, step) in steps.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.step(step)
+            }
+            writer.raw("]}")
+        }
+        return writer.text
+    }
+}
+
+/// Appends compact JSON to a byte buffer.
+struct _JSONWriter {
+    private var bytes: [UInt8] = []
+
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A JSON string literal: quotes, and escapes for `"`, `\` and U+0000…U+001F.
+    mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00 ..< 0x20:
+                let low = byte & 0xF
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(UInt8(ascii: "0") + (byte >> 4))
+                bytes.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func step(_ step: WebListStep) {
+        switch step {
+        case .remove(let at):
+            raw(#"{"op":"remove","at":"#)
+            integer(at)
+            raw("}")
+        case .insert(let row, let at):
+            raw(#"{"op":"insert","at":"#)
+            integer(at)
+            raw(#","id":"#)
+            string(row.id)
+            raw(#","html":"#)
+            string(row.html)
+            raw("}")
+        case .move(let from, let to):
+            raw(#"{"op":"move","from":"#)
+            integer(from)
+            raw(#","to":"#)
+            integer(to)
+            raw("}")
+        case .reload(let row, let at):
+            raw(#"{"op":"reload","at":"#)
+            integer(at)
+            raw(#","id":"#)
+            string(row.id)
+            raw(#","html":"#)
+            string(row.html)
+            raw("}")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// One row as the browser receives it: its id (stored in the row element's `data-id`)
+/// and its content markup.
+public struct WebListRow: Hashable, Sendable {
+    /// The row's id. Distinct rows must have distinct ids.
+    public var id: String
+    /// The row's content, assigned to the row element's `innerHTML` by the client.
+    public var html: String
+
+    /// Creates a row.
+    public init(id: String, html: String) {
+        self.id = id
+        self.html = html
+    }
+
+    /// Creates a row from an ``HTML`` fragment.
+    public init(id: String, html: HTML) {
+        self.init(id: id, html: html.markup)
+    }
+}
+
+/// One step of a batch message's edit script. Offsets refer to the list as it stands
+/// after the previous steps of the same message.
+public enum WebListStep: Hashable, Sendable {
+    /// `{"op":"remove","at":3}`: remove the row at `at`.
+    case remove(at: Int)
+    /// `{"op":"insert","at":0,"id":"x","html":"…"}`: insert a new row at `at`.
+    case insert(WebListRow, at: Int)
+    /// `{"op":"move","from":5,"to":1}`: remove the row at `from`, then insert it at `to`
+    /// in the shortened list.
+    case move(from: Int, to: Int)
+    /// `{"op":"reload","at":2,"id":"y","html":"…"}`: replace the content of the row at
+    /// `at`, whose id is `row.id`.
+    case reload(WebListRow, at: Int)
+}
+
+/// A message of the web wire format (DESIGN.md section 8).
+///
+/// ```
+/// {"type":"snapshot","version":7,"items":[{"id":"a","html":"…"},…]}
+/// {"type":"batch","from":7,"to":8,"steps":[{"op":"remove","at":3},…]}
+/// ```
+///
+/// A client holding version `from` applies a batch's steps in order and is then at
+/// version `to`. A client at any other version must not apply it: it asks for a snapshot,
+/// which replaces its whole list. Encode with ``json``; decode with ``init(json:)``.
+public enum WebListMessage: Hashable, Sendable {
+    /// The whole list at `version`.
+    case snapshot(version: Int, items: [WebListRow])
+    /// The change from version `from` to version `to`, as a sequential edit script.
+    case batch(from: Int, to: Int, steps: [WebListStep])
+
+    /// The version a client is at after applying the message.
+    public var version: Int {
+        switch self {
+        case .snapshot(let version, _): version
+        case .batch(_, let to, _): to
+        }
+    }
+}

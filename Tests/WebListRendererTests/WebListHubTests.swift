@@ -1,0 +1,219 @@
+import ListTestSupport
+import Synchronization
+import Testing
+import WebListRenderer
+
+@Suite("WebListHub")
+struct WebListHubTests {
+    /// A list at version 1 with `count` rows, the hub attached and its attach batch delivered.
+    static func attachedHub(rows count: Int = 50, limits: WebListHub<TestRow>.Limits = .init()) async -> (ListDataSource<TestRow>, WebListHub<TestRow>) {
+        let source = ListDataSource((1 ... count).map { TestRow(id: $0, key: $0 % 7, payload: $0) })
+        let hub = WebListHub(format: testRowFormat, limits: limits)
+        source.attach(hub)
+        await source.flush()
+        return (source, hub)
+    }
+
+    /// One mutation that always changes the list, so each produces exactly one batch.
+    static func changeSomething(_ source: ListDataSource<TestRow>, _ random: inout SplitMix64, round: Int) {
+        switch round % 3 {
+        case 0: source.add(TestRow(id: 10_000 + round, key: random.int(in: 0 ..< 7), payload: round))
+        case 1: source.add(TestRow(id: random.int(in: 1 ..< 51), key: 100 + round, payload: round))
+        default:
+            if let victim = source.snapshot.first { source.remove(ids: [victim.id]) }
+        }
+    }
+
+    @Test func oneHundredClientsEachGetASnapshotThenEveryBatch() async throws {
+        let clientCount = 100, rounds = 60
+        let (source, hub) = await Self.attachedHub(limits: .init(messages: 10_000))
+        let subscriptions = (0 ..< clientCount).map { _ in hub.subscribe() }
+        #expect(hub.statistics.clients == clientCount)
+        let target = 1 + rounds
+        let results = Task {
+            await withTaskGroup(of: (kinds: [WebListFrame.Kind], replica: WebListReplica).self) { group in
+                for subscription in subscriptions {
+                    group.addTask {
+                        var kinds: [WebListFrame.Kind] = []
+                        var replica = WebListReplica()
+                        for await frame in subscription {
+                            kinds.append(frame.kind)
+                            guard replica.apply(json: frame.json) == .applied else { break }
+                            if replica.version == target { break }
+                        }
+                        return (kinds, replica)
+                    }
+                }
+                var results: [(kinds: [WebListFrame.Kind], replica: WebListReplica)] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+        }
+        var random = SplitMix64(seed: 7)
+        for round in 0 ..< rounds {
+            Self.changeSomething(source, &random, round: round)
+            await source.flush()
+        }
+        let final = source.snapshot
+        #expect(final.version == target)
+        let clients = await results.value
+        #expect(clients.count == clientCount)
+        for client in clients {
+            #expect(client.kinds == [.snapshot] + Array(repeating: .batch, count: rounds))
+            #expect(client.replica.version == target)
+            #expect(client.replica.rows == wireRows(final))
+        }
+        #expect(hub.statistics.resets == 0)
+        #expect(hub.statistics.batches == rounds)
+    }
+
+    @Test func aSlowClientIsResetToASnapshotWithoutHoldingUpTheOthers() async throws {
+        let rounds = 40, limit = 8
+        let (source, hub) = await Self.attachedHub(limits: .init(messages: limit))
+        let slow = hub.subscribe()
+        let fast = (0 ..< 99).map { _ in hub.subscribe() }
+        var fastIterators = fast.map { $0.makeAsyncIterator() }
+        var fastReplicas = [WebListReplica](repeating: WebListReplica(), count: fast.count)
+        var random = SplitMix64(seed: 11)
+        for round in 0 ..< rounds {
+            Self.changeSomething(source, &random, round: round)
+            await source.flush()
+            // The slow client reads nothing; its queue never exceeds the limit.
+            #expect(hub.statistics.longestQueue <= limit)
+            // Every fast client reads what was published: exactly one message each round
+            // (after the initial snapshot).
+            for index in fastIterators.indices {
+                if round == 0 {
+                    let first = await fastIterators[index].next()
+                    #expect(first?.kind == .snapshot)
+                    fastReplicas[index].apply(json: first?.json ?? "")
+                }
+                let frame = await fastIterators[index].next()
+                #expect(frame?.kind == .batch && frame?.version == 2 + round)
+                #expect(fastReplicas[index].apply(json: frame?.json ?? "") == .applied)
+            }
+        }
+        let final = source.snapshot
+        let statistics = hub.statistics
+        #expect(statistics.resets >= rounds / limit - 1, "only the slow client was reset: \(statistics)")
+        for replica in fastReplicas { #expect(replica.rows == wireRows(final)) }
+
+        // The slow client catches up from a recent snapshot, not from its join version.
+        var replica = WebListReplica()
+        var kinds: [WebListFrame.Kind] = []
+        for await frame in slow {
+            kinds.append(frame.kind)
+            #expect(replica.apply(json: frame.json) == .applied)
+            if replica.version == final.version { break }
+        }
+        #expect(kinds.first == .snapshot)
+        #expect(kinds.count <= limit)
+        #expect(replica.rows == wireRows(final))
+    }
+
+    @Test func aHugeBatchResetsClientsOverTheByteLimit() async throws {
+        let (source, hub) = await Self.attachedHub(limits: .init(messages: 100, bytes: 2_000))
+        let subscription = hub.subscribe()
+        source.add((1 ... 200).map { TestRow(id: 5_000 + $0, key: 3, payload: $0) })
+        await source.flush()
+        #expect(hub.statistics.resets == 1)
+        var iterator = subscription.makeAsyncIterator()
+        let frame = await iterator.next()
+        #expect(frame?.kind == .snapshot && frame?.version == 2)
+    }
+
+    @Test func aClientThatJoinsBeforeTheHubIsAttachedWaitsForTheSnapshot() async throws {
+        let hub = WebListHub(format: testRowFormat)
+        #expect(hub.snapshotFrame() == nil && hub.version == nil)
+        let subscription = hub.subscribe()
+        let first = Task { () -> WebListFrame? in
+            var iterator = subscription.makeAsyncIterator()
+            return await iterator.next()
+        }
+        let source = ListDataSource([TestRow(id: 1, key: 1), TestRow(id: 2, key: 0)])
+        source.attach(hub)
+        let frame = await first.value
+        #expect(frame?.kind == .snapshot)
+        #expect(try frame.map { try WebListMessage(json: $0.json) } == .snapshot(version: 1, items: wireRows(source.snapshot)))
+        #expect(hub.version == 1)
+    }
+
+    @Test func snapshotFramesAreSharedAndCurrent() async throws {
+        let (source, hub) = await Self.attachedHub()
+        let first = try #require(hub.snapshotFrame())
+        #expect(hub.snapshotFrame() == first)
+        source.remove(ids: [1])
+        await source.flush()
+        let second = try #require(hub.snapshotFrame())
+        #expect(second.version == 2)
+        #expect(try WebListMessage(json: second.json) == testRowFormat.snapshotMessage(for: source.snapshot))
+    }
+
+    @Test func cancellingEndsTheSubscriptionAndRemovesTheClient() async throws {
+        let (_, hub) = await Self.attachedHub()
+        let subscription = hub.subscribe()
+        var iterator = subscription.makeAsyncIterator()
+        #expect(await iterator.next()?.kind == .snapshot)
+        let reader = Task { await iterator.next() }
+        subscription.cancel()
+        #expect(await reader.value == nil)
+        #expect(hub.statistics.clients == 0)
+    }
+
+    @Test func cancellingTheReadingTaskRemovesTheClient() async throws {
+        let (_, hub) = await Self.attachedHub()
+        let subscription = hub.subscribe()
+        let reader = Task { () -> Int in
+            var count = 0
+            for await _ in subscription { count += 1 }
+            return count
+        }
+        // The reader takes the snapshot, then waits; cancel it there or earlier.
+        reader.cancel()
+        #expect(await reader.value <= 1)
+        #expect(hub.statistics.clients == 0)
+    }
+
+    @Test func droppingTheSubscriptionRemovesTheClient() async throws {
+        let (_, hub) = await Self.attachedHub()
+        do {
+            let subscription = hub.subscribe()
+            #expect(hub.statistics.clients == 1)
+            _ = subscription
+        }
+        #expect(hub.statistics.clients == 0)
+    }
+
+    @Test func finishEndsEverySubscription() async throws {
+        let (_, hub) = await Self.attachedHub()
+        let subscriptions = (0 ..< 5).map { _ in hub.subscribe() }
+        let readers = subscriptions.map { subscription in
+            Task { () -> Int in
+                var count = 0
+                for await _ in subscription { count += 1 }
+                return count
+            }
+        }
+        hub.finish()
+        for reader in readers { #expect(await reader.value <= 1) }
+        var late = hub.subscribe().makeAsyncIterator()
+        #expect(await late.next() == nil)
+    }
+
+    @Test func batchesThatDoNotContinueRestartClientsFromASnapshot() async throws {
+        let hub = WebListHub(format: testRowFormat)
+        let first = ListDataSource([TestRow(id: 1, key: 1)])
+        let token = first.attach(hub)
+        await first.flush()
+        let subscription = hub.subscribe()
+        var iterator = subscription.makeAsyncIterator()
+        #expect(await iterator.next()?.version == 1)
+        first.detach(token)
+        let second = ListDataSource([TestRow(id: 2, key: 2)])
+        second.add(TestRow(id: 3, key: 3))
+        second.attach(hub)
+        await second.flush()
+        let frame = await iterator.next()
+        #expect(frame?.kind == .snapshot && frame?.version == 2)
+    }
+}

@@ -1,0 +1,69 @@
+import ListTestSupport
+import Testing
+import WebListRenderer
+
+@Suite("WebListRenderer")
+struct WebListRendererTests {
+    @Test func attachBatchBecomesASnapshotAndLaterBatchesBecomeBatches() async throws {
+        let source = ListDataSource([TestRow(id: 1, key: 5), TestRow(id: 2, key: 1)])
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        #expect(renderer.version == nil && renderer.snapshotFrame() == nil)
+        source.attach(renderer)
+        source.add(TestRow(id: 3, key: 3))
+        await source.flush()
+        let frames = log.all
+        try #require(frames.count == 2)
+        #expect(try WebListMessage(json: frames[0].json) == .snapshot(version: 1, items: [
+            testRowFormat.row(TestRow(id: 2, key: 1)), testRowFormat.row(TestRow(id: 1, key: 5)),
+        ]))
+        #expect(try WebListMessage(json: frames[1].json) == .batch(from: 1, to: 2, steps: [
+            .insert(testRowFormat.row(TestRow(id: 3, key: 3)), at: 1),
+        ]))
+        #expect(renderer.version == 2)
+        #expect(renderer.snapshotFrame()?.json == testRowFormat.snapshotMessage(for: source.snapshot).json)
+    }
+
+    @Test func aBatchThatDoesNotContinueBecomesASnapshot() async throws {
+        let first = ListDataSource([TestRow(id: 1, key: 1)])
+        let second = ListDataSource([TestRow(id: 7, key: 7)])
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        first.detach(token)
+        second.add(TestRow(id: 8, key: 8))
+        await second.flush()   // second is at version 2
+        second.attach(renderer)
+        second.add(TestRow(id: 9, key: 9))
+        await second.flush()
+        #expect(log.all.map(\.kind) == [.snapshot, .snapshot, .batch])
+        var replica = WebListReplica()
+        for frame in log.all { replica.apply(json: frame.json, acceptingOlderSnapshot: true) }
+        #expect(replica.rows == wireRows(second.snapshot))
+    }
+
+    /// Random mutations → frames → a replica applying the wire messages equals the list.
+    @Test(arguments: 1 ... 24)
+    func replayingTheMessagesGivesTheList(seed: UInt64) async throws {
+        var mutator = RandomMutator(seed: seed)
+        let source = ListDataSource<TestRow>()
+        let log = FrameLog()
+        source.attach(WebListRenderer(format: testRowFormat, send: log.append))
+        var history: [String] = []
+        for round in 0 ..< 60 {
+            history.append(mutator.mutate(source, known: Array(source.snapshot)))
+            // Sometimes let mutations coalesce, sometimes force a batch boundary.
+            if round % 3 == 0 { await source.flush() }
+        }
+        let final = await source.flush()
+        var replica = WebListReplica()
+        for (index, frame) in log.all.enumerated() {
+            let outcome = replica.apply(json: frame.json)
+            #expect(outcome == .applied, "seed \(seed): frame \(index) \(frame.json) was \(outcome)")
+            if outcome != .applied { break }
+        }
+        #expect(replica.version == final.version, "seed \(seed)")
+        #expect(replica.rows == wireRows(final), "seed \(seed): mutations \(history)")
+    }
+}

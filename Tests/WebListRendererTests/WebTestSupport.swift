@@ -1,0 +1,81 @@
+import ListTestSupport
+import Synchronization
+import WebListRenderer
+
+/// Labels with everything escaping must get right: markup, quotes, ampersands,
+/// non-ASCII, double-width and emoji text.
+let trickyLabels = [
+    "plain",
+    #"<b>Bold</b> & "Quoted""#,
+    #"O'Connor <script>alert("x")</script>"#,
+    "Zoë Lindqvist",
+    "王小明",
+    "Kai 🦊",
+    "👩‍💻 Dana",
+    "a\\b \"c\" \n d",
+]
+
+/// The wire format of `TestRow` used throughout these tests.
+let testRowFormat = WebListFormat<TestRow>(id: { "r\($0)" }) { row in
+    "<span class=\"key\" data-key=\"\(row.key)\">\(row.key)</span> <em title=\"\(trickyLabels[row.payload % trickyLabels.count])\">\(trickyLabels[row.payload % trickyLabels.count])</em>"
+}
+
+/// The wire rows a client should show for `snapshot`.
+func wireRows(_ snapshot: ListSnapshot<TestRow>, format: WebListFormat<TestRow> = testRowFormat) -> [WebListRow] {
+    snapshot.map(format.row)
+}
+
+/// Collects frames passed to a `send` closure.
+final class FrameLog: Sendable {
+    private let frames = Mutex<[WebListFrame]>([])
+    func append(_ frame: WebListFrame) { frames.withLock { $0.append(frame) } }
+    var all: [WebListFrame] { frames.withLock { $0 } }
+}
+
+/// Random mutations of a `ListDataSource<TestRow>`, drawn from a seeded generator.
+struct RandomMutator {
+    var random: SplitMix64
+    var nextID = 0
+    let keyRange: Range<Int>
+
+    init(seed: UInt64, keyRange: Range<Int> = 0 ..< 12) {
+        random = SplitMix64(seed: seed)
+        self.keyRange = keyRange
+    }
+
+    mutating func row(id: Int? = nil) -> TestRow {
+        let id = id ?? { nextID += 1; return nextID }()
+        return TestRow(id: id, key: random.int(in: keyRange), payload: random.int(in: 0 ..< 40))
+    }
+
+    /// Submits one random mutation; returns what it was, for failure messages.
+    @discardableResult
+    mutating func mutate(_ source: ListDataSource<TestRow>, known: [TestRow]) -> String {
+        let roll = random.int(in: 0 ..< 100)
+        switch roll {
+        case 0 ..< 40:
+            let rows = (0 ..< random.int(in: 1 ..< 6)).map { _ in
+                !known.isEmpty && random.chance(0.5) ? row(id: known[random.int(in: 0 ..< known.count)].id) : row()
+            }
+            source.add(rows)
+            return "add \(rows)"
+        case 40 ..< 65:
+            guard !known.isEmpty else { return "skip" }
+            let ids = (0 ..< random.int(in: 1 ..< 4)).map { _ in known[random.int(in: 0 ..< known.count)].id } + [999_999]
+            source.remove(ids: ids)
+            return "remove \(ids)"
+        case 65 ..< 80:
+            let keep = known.filter { _ in random.chance(0.7) }.map { random.chance(0.3) ? row(id: $0.id) : $0 }
+            let rows = keep + (0 ..< random.int(in: 0 ..< 4)).map { _ in row() }
+            source.replaceAll(with: rows)
+            return "replaceAll \(rows)"
+        case 80 ..< 95:
+            let order = TestOrder.allCases[random.int(in: 0 ..< TestOrder.allCases.count)]
+            source.sort(by: order.comparator)
+            return "sort \(order)"
+        default:
+            source.removeAll()
+            return "removeAll"
+        }
+    }
+}
