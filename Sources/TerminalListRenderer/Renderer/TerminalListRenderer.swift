@@ -1,0 +1,185 @@
+@_exported import ListEngine
+import Synchronization
+
+/// Shows a ``ListDataSource`` in a terminal and keeps it up to date, batch by batch.
+///
+/// The screen is a header row (optional), a viewport of list rows, and a status line
+/// with the version, the selected row and row count, a loading indicator and the last
+/// error. Rows are drawn by a formatter you supply; the renderer escapes control
+/// characters in them, measures wide characters and emoji, and cuts each row to the
+/// width with "…".
+///
+/// In ``TerminalRenderMode/ansi(colors:)`` mode each change is written as the
+/// difference from what the screen shows: only rows whose content changed are
+/// rewritten, each from its first to its last changed cell (cursor addressing, then the
+/// cells, then erase-to-end-of-line when the row got shorter). The whole screen is
+/// drawn only for the first frame, after a resize, and on ``redraw()``. So the bytes a
+/// batch costs depend on what changed *on screen*, not on the length of the list: a
+/// one-row update writes the same bytes in a list of 100 rows as in one of 1,000,000,
+/// and rendering reads only the visible rows (O(log *n*) each).
+///
+/// Rows stay put when rows are inserted or removed above them, and the selection
+/// follows its item (see ``ListViewport``). Navigation methods (``moveSelection(by:)``,
+/// ``pageDown()``, …) are safe to call from any thread; every call that changes the
+/// screen writes one update.
+///
+/// ```swift
+/// let renderer = TerminalListRenderer<Player>(
+///     size: TerminalSession.size() ?? TerminalSize(rows: 24, columns: 80),
+///     mode: .automatic(),
+///     output: FileDescriptorOutput()
+/// ) { player, offset in
+///     StyledText("\(offset + 1). \(player.name)") + StyledText("  \(player.score)", style: TextStyle(foreground: .green))
+/// }
+/// let token = source.attach(renderer)
+/// ```
+///
+/// Drawing happens on the thread that calls: the data source's delivery queue for
+/// batches, the caller's for navigation. A lock serializes them, so updates never
+/// interleave.
+public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: ListRenderer {
+    /// Formats an item shown at a row offset.
+    public typealias RowFormatter = @Sendable (_ item: Item, _ offset: Int) -> StyledText
+    /// Called with the visible rows and the row count whenever either changes.
+    public typealias VisibleRowsHandler = @Sendable (_ visible: Range<Int>, _ count: Int) -> Void
+
+    let _output: any TerminalOutput
+    let _formatRow: RowFormatter
+    let _state: Mutex<_State>
+    let _visibleRowsHandler = Mutex<VisibleRowsHandler?>(nil)
+
+    struct _State: Sendable {
+        var viewport: ListViewport<Item>
+        var size: TerminalSize
+        var mode: TerminalRenderMode
+        var status = TerminalStatus()
+        var header: StyledText?
+        /// What the screen shows (ANSI mode), or `nil` when it must be drawn in full.
+        var screen: [[ScreenCell]]?
+        var framesWritten = 0
+        var lastReportedRows: (visible: Range<Int>, count: Int)?
+    }
+
+    /// Creates a renderer.
+    ///
+    /// - Parameters:
+    ///   - size: the terminal's size; in plain mode, the rows and columns of a frame.
+    ///   - mode: ANSI (full screen) or plain lines; see ``TerminalRenderMode/automatic(for:)``.
+    ///   - output: where bytes go.
+    ///   - header: an optional first row, such as column titles.
+    ///   - formatRow: the text of a row, given the item and its offset in the list.
+    public init(
+        size: TerminalSize,
+        mode: TerminalRenderMode,
+        output: any TerminalOutput,
+        header: StyledText? = nil,
+        formatRow: @escaping RowFormatter
+    ) {
+        _output = output
+        _formatRow = formatRow
+        let layout = _Layout(size: size, hasHeader: header != nil)
+        _state = Mutex(_State(viewport: ListViewport(height: layout.listRows), size: size, mode: mode, header: header))
+    }
+
+    /// Creates a renderer whose rows are plain text.
+    ///
+    /// - Parameters:
+    ///   - size: the terminal's size.
+    ///   - mode: ANSI (full screen) or plain lines.
+    ///   - output: where bytes go.
+    ///   - header: an optional first row.
+    ///   - text: the text of a row.
+    public convenience init(
+        size: TerminalSize,
+        mode: TerminalRenderMode,
+        output: any TerminalOutput,
+        header: StyledText? = nil,
+        text: @escaping @Sendable (Item) -> String
+    ) {
+        self.init(size: size, mode: mode, output: output, header: header) { item, _ in StyledText(text(item)) }
+    }
+
+    /// Applies a batch: anchors the viewport, moves the selection, and writes the update.
+    ///
+    /// - Complexity: O(*k* log *k*) for *k* changed rows, plus O(*h* log *n*) to format
+    ///   the *h* visible rows and O(*h* · *c*) to compare *c* columns. Independent of the
+    ///   length of the list beyond the logarithm.
+    public func render(_ batch: ChangeBatch<Item>) {
+        _update(plainFrame: true) { $0.viewport.apply(batch) }
+    }
+
+    /// Sets how many rows and columns the screen has, and draws it anew.
+    public func resize(to size: TerminalSize) {
+        _update {
+            guard $0.size != size else { return }
+            $0.size = size
+            $0.screen = nil
+            $0._syncViewportHeight()
+        }
+    }
+
+    /// The current status.
+    public var status: TerminalStatus { _state.withLock { $0.status } }
+
+    /// Changes the status line (and the trailing row) and writes the update.
+    ///
+    /// ```swift
+    /// renderer.updateStatus { $0.isLoading = false; $0.lastError = nil }
+    /// ```
+    public func updateStatus(_ change: (inout TerminalStatus) -> Void) {
+        _update {
+            change(&$0.status)
+            $0.viewport.setTrailingRow($0.status.trailingRow != nil)
+        }
+    }
+
+    /// The header row, or `nil` for none. Setting it writes the update.
+    public var header: StyledText? {
+        get { _state.withLock { $0.header } }
+        set {
+            _update {
+                $0.header = newValue
+                $0._syncViewportHeight()
+            }
+        }
+    }
+
+    /// The viewport: the first visible row, the selection, the snapshot shown.
+    public var viewport: ListViewport<Item> { _state.withLock { $0.viewport } }
+
+    /// How the renderer writes.
+    public var mode: TerminalRenderMode { _state.withLock { $0.mode } }
+
+    /// The size the renderer draws for.
+    public var size: TerminalSize { _state.withLock { $0.size } }
+
+    /// Registers a function called (outside the renderer's lock, on the thread that made
+    /// the change) with the visible rows and row count whenever they change, for example
+    /// to prefetch the next page when the end comes into view. Replaces any previous one.
+    public func observeVisibleRows(_ handler: VisibleRowsHandler?) {
+        _visibleRowsHandler.withLock { $0 = handler }
+        guard let handler else { return }
+        let current = _state.withLock { ($0.viewport.visibleRows, $0.viewport.count) }
+        handler(current.0, current.1)
+    }
+
+    /// Clears the screen and draws everything (ANSI mode); writes a frame (plain mode).
+    public func redraw() {
+        _update(forcePlainFrame: true) { $0.screen = nil }
+    }
+
+    /// Writes the current frame in plain mode (whatever the plain frame policy); the same
+    /// as ``redraw()`` in ANSI mode.
+    public func writeFrame() { redraw() }
+
+    /// How many plain frames or ANSI updates have been written.
+    public var framesWritten: Int { _state.withLock { $0.framesWritten } }
+
+    /// The text of the current frame, one string per screen row, trailing spaces
+    /// removed: what a user sees, without styles.
+    public func frameText() -> [String] {
+        _state.withLock { state in
+            state._buildFrame(formatRow: _formatRow).map { Self._text(of: $0) }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a ``TerminalListRenderer`` writes its bytes.
+///
+/// Each call carries one complete update (a frame or the difference to the previous
+/// one), so an implementation that writes it at once never shows half an update.
+public protocol TerminalOutput: AnyObject, Sendable {
+    /// Writes one update.
+    func write(_ bytes: [UInt8])
+}
+
+/// Writes to a file descriptor, standard output by default.
+public final class FileDescriptorOutput: TerminalOutput {
+    /// The file descriptor written to.
+    public let fileDescriptor: Int32
+
+    /// Creates an output for `fileDescriptor` (not closed by this object).
+    public init(fileDescriptor: Int32 = 1) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Writes all of `bytes`, retrying after interruptions and short writes. Gives up
+    /// silently when the descriptor is closed: a screen cannot report its own failure.
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = _write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}
+
+private func _write(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, pointer, count)
+    #else
+    Darwin.write(descriptor, pointer, count)
+    #endif
+}
+
+/// Collects what is written, for tests and for driving a ``VirtualScreen``.
+///
+/// ```swift
+/// let output = OutputBuffer()
+/// let renderer = TerminalListRenderer<Player>(size: .init(rows: 10, columns: 40), mode: .ansi(colors: true), output: output) { "\($0.name)" }
+/// source.attach(renderer)
+/// var screen = VirtualScreen(rows: 10, columns: 40)
+/// screen.feed(output.take())
+/// ```
+public final class OutputBuffer: TerminalOutput {
+    private let storage = Mutex<(bytes: [UInt8], writes: Int)>(([], 0))
+
+    /// Creates an empty buffer.
+    public init() {}
+
+    public func write(_ bytes: [UInt8]) {
+        storage.withLock {
+            $0.bytes += bytes
+            $0.writes += 1
+        }
+    }
+
+    /// Everything written since the last ``take()``.
+    public var bytes: [UInt8] { storage.withLock { $0.bytes } }
+
+    /// How many `write` calls there have been since the last ``take()``.
+    public var writeCount: Int { storage.withLock { $0.writes } }
+
+    /// Returns everything written since the last call and empties the buffer.
+    public func take() -> [UInt8] {
+        storage.withLock { state in
+            defer { state = ([], 0) }
+            return state.bytes
+        }
+    }
+
+    /// The bytes as text (invalid UTF-8 repaired).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}

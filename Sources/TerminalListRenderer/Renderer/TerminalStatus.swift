@@ -1,0 +1,78 @@
+/// What the status line shows besides the row count and version, set from outside.
+///
+/// A paginating screen maps its paginator's state here: ``isLoading`` while a page is
+/// on its way, ``trailingRow`` "Loading…" once a load is slow, ``lastError`` after a
+/// failure.
+/// ```swift
+/// renderer.updateStatus { $0.isLoading = true }
+/// renderer.updateStatus { $0.lastError = "page 3: HTTP 500"; $0.trailingRow = "Load failed — press r" }
+/// ```
+public struct TerminalStatus: Hashable, Sendable {
+    /// Shows a loading indicator in the status line.
+    public var isLoading: Bool
+    /// The last error, shown in the status line until cleared.
+    public var lastError: String?
+    /// Free text at the end of the status line (the sort order, key hints).
+    public var note: String?
+    /// An extra row after the last item, such as "Loading…"; `nil` for none.
+    public var trailingRow: StyledText?
+
+    /// Creates a status; everything is off by default.
+    public init(isLoading: Bool = false, lastError: String? = nil, note: String? = nil, trailingRow: StyledText? = nil) {
+        self.isLoading = isLoading
+        self.lastError = lastError
+        self.note = note
+        self.trailingRow = trailingRow
+    }
+}
+
+/// The size of a terminal in character cells.
+public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
+    /// Number of rows (lines).
+    public var rows: Int
+    /// Number of columns.
+    public var columns: Int
+
+    /// Creates a size; negative values count as 0.
+    public init(rows: Int, columns: Int) {
+        self.rows = max(0, rows)
+        self.columns = max(0, columns)
+    }
+
+    public var description: String { "\(columns)×\(rows)" }
+}
+
+/// How a ``TerminalListRenderer`` writes.
+public enum TerminalRenderMode: Hashable, Sendable {
+    /// A full-screen terminal: cursor addressing, and each update rewrites only the
+    /// cells that changed. `colors: false` drops colours (the `NO_COLOR` convention) but
+    /// keeps attributes such as the reversed selection bar.
+    case ansi(colors: Bool)
+    /// Plain lines without escape codes, for pipes, files and dumb terminals: a frame is
+    /// the visible rows and the status line, followed by an empty line.
+    case plain(PlainFrames)
+
+    /// When plain mode writes a frame.
+    public enum PlainFrames: Hashable, Sendable {
+        /// After every batch.
+        case everyBatch
+        /// Only when ``TerminalListRenderer/writeFrame()`` is called.
+        case onRequest
+    }
+
+    /// `.ansi` when `fileDescriptor` is a terminal (with colours unless `NO_COLOR` is set
+    /// and not empty), otherwise `.plain(.everyBatch)`.
+    public static func automatic(for fileDescriptor: Int32 = 1) -> TerminalRenderMode {
+        TerminalSession.isTerminal(fileDescriptor) ? .ansi(colors: TerminalSession.colorsEnabled()) : .plain(.everyBatch)
+    }
+
+    var _isANSI: Bool {
+        if case .ansi = self { return true }
+        return false
+    }
+
+    var _colors: Bool {
+        if case .ansi(let colors) = self { return colors }
+        return false
+    }
+}

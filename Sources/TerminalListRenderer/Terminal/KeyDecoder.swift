@@ -1,0 +1,174 @@
+/// A key press read from a terminal in raw mode.
+public enum Key: Hashable, Sendable, CustomStringConvertible {
+    /// A printable character (including non-ASCII ones).
+    case character(Character)
+    /// Ctrl plus a letter, as the lowercase letter: Ctrl-C is `.control("c")`.
+    case control(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, tab, backspace, delete, escape
+
+    public var description: String {
+        switch self {
+        case .character(let character): "\"\(character)\""
+        case .control(let letter): "Ctrl-\(letter.uppercased())"
+        case .up: "↑"
+        case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .enter: "Enter"
+        case .tab: "Tab"
+        case .backspace: "Backspace"
+        case .delete: "Delete"
+        case .escape: "Esc"
+        }
+    }
+}
+
+/// Turns the bytes a terminal sends into ``Key``s: a value-type state machine.
+///
+/// Feed bytes one at a time with ``feed(_:)``; each returns the keys it completes
+/// (usually none or one). At the end of each read call ``endOfInput()``: a lone ESC
+/// with nothing after it in the same read is the Escape key, not the start of a
+/// sequence.
+///
+/// Understood: printable UTF-8, Enter (CR or LF), Tab, Backspace (DEL or BS), Ctrl-A…Z,
+/// the arrow keys, Home, End, PgUp, PgDn and Delete in both CSI (`ESC [ A`, `ESC [ 5 ~`,
+/// with or without modifier parameters) and SS3 (`ESC O A`) forms. Other sequences
+/// are consumed and ignored.
+///
+/// ```swift
+/// var decoder = KeyDecoder()
+/// let keys = decoder.keys(in: [0x1B, 0x5B, 0x42, 0x71])   // [.down, .character("q")]
+/// ```
+public struct KeyDecoder: Sendable {
+    private enum State: Sendable {
+        case ground
+        case escape
+        case controlSequence(parameters: [UInt8])
+        case singleShift
+        case utf8(bytes: [UInt8], remaining: Int)
+    }
+
+    private var state = State.ground
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Consumes one byte; returns the keys it completes.
+    public mutating func feed(_ byte: UInt8) -> [Key] {
+        switch state {
+        case .ground:
+            return _ground(byte)
+        case .escape:
+            switch byte {
+            case 0x5B:
+                state = .controlSequence(parameters: [])
+                return []
+            case 0x4F:
+                state = .singleShift
+                return []
+            case 0x1B:
+                return [.escape]
+            default:
+                // Alt plus a key: report the key.
+                state = .ground
+                return _ground(byte)
+            }
+        case .controlSequence(var parameters):
+            switch byte {
+            case 0x20...0x3F:
+                parameters.append(byte)
+                state = .controlSequence(parameters: parameters)
+                return []
+            case 0x40...0x7E:
+                state = .ground
+                return Self._csiKey(final: byte, parameters: parameters).map { [$0] } ?? []
+            default:
+                state = .ground
+                return []
+            }
+        case .singleShift:
+            state = .ground
+            return Self._csiKey(final: byte, parameters: []).map { [$0] } ?? []
+        case .utf8(var bytes, let remaining):
+            guard byte & 0xC0 == 0x80 else {
+                state = .ground
+                return _ground(byte)
+            }
+            bytes.append(byte)
+            guard remaining == 1 else {
+                state = .utf8(bytes: bytes, remaining: remaining - 1)
+                return []
+            }
+            state = .ground
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.first.map { [.character($0)] } ?? []
+        }
+    }
+
+    /// Ends a read: a pending lone ESC becomes the Escape key; a partial sequence is dropped.
+    public mutating func endOfInput() -> [Key] {
+        defer { state = .ground }
+        if case .escape = state { return [.escape] }
+        return []
+    }
+
+    /// All keys in one read: `feed` for each byte, then ``endOfInput()``.
+    public mutating func keys(in bytes: some Sequence<UInt8>) -> [Key] {
+        var keys: [Key] = []
+        for byte in bytes { keys += feed(byte) }
+        return keys + endOfInput()
+    }
+
+    private mutating func _ground(_ byte: UInt8) -> [Key] {
+        switch byte {
+        case 0x1B:
+            state = .escape
+            return []
+        case 0x0D, 0x0A: return [.enter]
+        case 0x09: return [.tab]
+        case 0x7F, 0x08: return [.backspace]
+        case 0x01...0x1A: return [.control(Character(Unicode.Scalar(byte + 0x60)))]
+        case 0x20...0x7E: return [.character(Character(Unicode.Scalar(byte)))]
+        case 0xC2...0xDF:
+            state = .utf8(bytes: [byte], remaining: 1)
+            return []
+        case 0xE0...0xEF:
+            state = .utf8(bytes: [byte], remaining: 2)
+            return []
+        case 0xF0...0xF4:
+            state = .utf8(bytes: [byte], remaining: 3)
+            return []
+        default:
+            return []
+        }
+    }
+
+    private static func _csiKey(final: UInt8, parameters: [UInt8]) -> Key? {
+        switch final {
+        case 0x41: return .up
+        case 0x42: return .down
+        case 0x43: return .right
+        case 0x44: return .left
+        case 0x48: return .home
+        case 0x46: return .end
+        case 0x7E:
+            let number = parameters.prefix { $0 != 0x3B }.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+            switch number {
+            case 1, 7: return .home
+            case 4, 8: return .end
+            case 3: return .delete
+            case 5: return .pageUp
+            case 6: return .pageDown
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}

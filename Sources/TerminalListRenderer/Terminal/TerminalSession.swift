@@ -1,0 +1,141 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A full-screen session on a terminal: raw mode, the alternate screen, keys, resizes,
+/// and a terminal that is always given back the way it was found.
+///
+/// ``start(onKey:onResize:onTerminationSignal:)`` saves the terminal's attributes,
+/// switches it to raw mode (no echo, no line buffering, Ctrl-C arriving as a key),
+/// enters the alternate screen, hides the cursor and turns autowrap off. From then on
+/// the terminal is restored — attributes, screen, cursor, autowrap — by whichever
+/// comes first:
+///
+/// - ``restore()``, called by the program (on `q`, say);
+/// - normal process exit (`exit()`, returning from `main`), through `atexit`;
+/// - SIGTERM, SIGINT, SIGHUP or SIGQUIT, caught with `DispatchSourceSignal`: the
+///   handler you pass runs, and by default restores and exits with status 128 + signal;
+/// - a crash that raises a signal — a failed precondition or force unwrap (SIGILL,
+///   SIGTRAP), SIGSEGV, SIGBUS, SIGFPE, SIGABRT — through an async-signal-safe handler
+///   that restores the terminal and then passes the signal on to the handler that was
+///   installed before (the runtime's backtracer, or the default action).
+///
+/// Only SIGKILL cannot be caught; `stty sane` or `reset` repairs the terminal then.
+///
+/// ```swift
+/// let session = TerminalSession()
+/// try session.start(
+///     onKey: { key in if key == .character("q") { session.restore(); exit(0) } },
+///     onResize: { size in renderer.resize(to: size) }
+/// )
+/// ```
+public final class TerminalSession: Sendable {
+    /// The descriptor keys are read from (standard input by default).
+    public let inputDescriptor: Int32
+    /// The descriptor the screen is written to (standard output by default).
+    public let outputDescriptor: Int32
+
+    let _queue = DispatchQueue(label: "TerminalListRenderer.TerminalSession")
+    let _sources = Mutex<[_SourceHandle]>([])
+    let _decoder = Mutex(KeyDecoder())
+
+    /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:)``.
+    public init(input: Int32 = 0, output: Int32 = 1) {
+        inputDescriptor = input
+        outputDescriptor = output
+    }
+
+    /// Whether `fileDescriptor` is a terminal.
+    public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
+        isatty(fileDescriptor) == 1
+    }
+
+    /// The size of the terminal on `fileDescriptor`, or `nil` if it is not a terminal
+    /// or reports no size.
+    public static func size(of fileDescriptor: Int32 = 1) -> TerminalSize? {
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
+        return TerminalSize(rows: Int(size.ws_row), columns: Int(size.ws_col))
+    }
+
+    /// Whether colours are wanted: `false` when the `NO_COLOR` environment variable is
+    /// set to a non-empty value (no-color.org).
+    public static func colorsEnabled() -> Bool {
+        guard let value = getenv("NO_COLOR") else { return true }
+        return value.pointee == 0
+    }
+
+    /// Enters raw mode and the alternate screen and starts delivering keys and resizes.
+    ///
+    /// - Parameters:
+    ///   - onKey: called for every key, on the session's serial queue.
+    ///   - onResize: called with the new size after SIGWINCH, on the same queue.
+    ///   - onTerminationSignal: called with the signal number for SIGTERM, SIGINT,
+    ///     SIGHUP and SIGQUIT; `nil` restores the terminal and exits with 128 + signal.
+    /// - Throws: ``TerminalError`` if the input is not a terminal or its attributes
+    ///   cannot be read or set; the terminal is then unchanged.
+    public func start(
+        onKey: @escaping @Sendable (Key) -> Void,
+        onResize: @escaping @Sendable (TerminalSize) -> Void,
+        onTerminationSignal: (@Sendable (Int32) -> Void)? = nil
+    ) throws(TerminalError) {
+        guard Self.isTerminal(inputDescriptor) else { throw .notATerminal(fileDescriptor: inputDescriptor) }
+        try _enterRawMode()
+        FileDescriptorOutput(fileDescriptor: outputDescriptor).write(
+            _ControlSequence.enterAlternateScreen + _ControlSequence.hideCursor + _ControlSequence.disableAutowrap
+                + _ControlSequence.resetStyle + _ControlSequence.eraseScreen
+        )
+        _startInput(onKey: onKey)
+        _startSignals(onResize: onResize, onTerminationSignal: onTerminationSignal ?? { signal in
+            _restoreTerminalNow()
+            exit(128 + signal)
+        })
+    }
+
+    /// Gives the terminal back: leaves the alternate screen, shows the cursor, turns
+    /// autowrap on and restores the saved attributes; stops keys and signal handling.
+    /// Safe to call more than once, and from any thread.
+    public func restore() {
+        let sources = _sources.withLock { sources in
+            defer { sources = [] }
+            return sources
+        }
+        for handle in sources { handle.source.cancel() }
+        _restoreTerminalNow()
+    }
+}
+
+/// A dispatch source held by a session, so it can be cancelled from any thread.
+///
+/// Safety of `@unchecked Sendable`: libdispatch objects are internally synchronized;
+/// `resume()` and `cancel()` may be called from any thread (dispatch/source.h), and the
+/// handle holds nothing but the immutable reference.
+struct _SourceHandle: @unchecked Sendable {
+    let source: any DispatchSourceProtocol
+}
+
+/// Why a terminal session could not start.
+public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The descriptor is not a terminal (input redirected from a file or pipe).
+    case notATerminal(fileDescriptor: Int32)
+    /// `tcgetattr` failed.
+    case cannotReadAttributes(fileDescriptor: Int32, errno: Int32)
+    /// `tcsetattr` failed.
+    case cannotSetAttributes(fileDescriptor: Int32, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notATerminal(let descriptor):
+            "file descriptor \(descriptor) is not a terminal"
+        case .cannotReadAttributes(let descriptor, let code):
+            "cannot read the terminal attributes of file descriptor \(descriptor): \(String(cString: strerror(code)))"
+        case .cannotSetAttributes(let descriptor, let code):
+            "cannot set the terminal attributes of file descriptor \(descriptor): \(String(cString: strerror(code)))"
+        }
+    }
+}

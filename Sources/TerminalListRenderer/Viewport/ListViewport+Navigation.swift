@@ -1,0 +1,95 @@
+extension ListViewport {
+    /// Moves the selection by `delta` rows (negative: up), scrolling as little as needed.
+    ///
+    /// - Complexity: O(1).
+    public mutating func moveSelection(by delta: Int) {
+        guard let selection else { return }
+        self.selection = min(max(0, selection + delta), count - 1)
+        _revealSelection()
+    }
+
+    /// Scrolls down one screen, moving the selection with it.
+    public mutating func pageDown() {
+        let step = max(1, height - 1)
+        top += step
+        _clampTop()
+        moveSelection(by: step)
+    }
+
+    /// Scrolls up one screen, moving the selection with it.
+    public mutating func pageUp() {
+        let step = max(1, height - 1)
+        top -= step
+        _clampTop()
+        moveSelection(by: -step)
+    }
+
+    /// Selects the first row and scrolls to the top.
+    public mutating func selectFirst() {
+        guard count > 0 else { return }
+        selection = 0
+        top = 0
+    }
+
+    /// Selects the last row and scrolls to the bottom (showing the trailing row, if any).
+    public mutating func selectLast() {
+        guard count > 0 else { return }
+        selection = count - 1
+        _revealSelection()
+    }
+
+    /// Selects the row at `offset` (clamped to the list) and scrolls to it.
+    public mutating func select(offset: Int) {
+        guard count > 0 else { return }
+        selection = min(max(0, offset), count - 1)
+        _revealSelection()
+    }
+
+    /// Selects the item with `id` and scrolls to it.
+    ///
+    /// - Returns: `false` if the list does not hold the id (the selection is unchanged).
+    /// - Complexity: O(log *n*).
+    @discardableResult
+    public mutating func select(id: Item.ID) -> Bool {
+        guard let offset = snapshot?.index(of: id) else { return false }
+        select(offset: offset)
+        return true
+    }
+
+    /// Scrolls so that row `offset` is the first visible one (as far as the list allows),
+    /// leaving the selection where it is.
+    public mutating func scroll(toTop offset: Int) {
+        top = offset
+        _clampTop()
+    }
+
+    /// Changes the number of visible rows, keeping the top row and the selection in view.
+    public mutating func resize(height newHeight: Int) {
+        precondition(newHeight >= 0, "viewport height \(newHeight) is negative")
+        height = newHeight
+        _clampTop()
+        _revealSelection()
+    }
+
+    /// Shows or hides the trailing row after the last item. A viewport that showed the
+    /// last item scrolls to show the new trailing row too.
+    public mutating func setTrailingRow(_ shown: Bool) {
+        guard shown != hasTrailingRow else { return }
+        let wasAtBottom = top >= _maxTop && count > 0
+        hasTrailingRow = shown
+        if shown && wasAtBottom && top + height <= count { top += 1 }
+        _clampTop()
+    }
+
+    /// Scrolls as little as possible to make the selection visible; when the last item
+    /// is selected, the trailing row is shown too.
+    mutating func _revealSelection() {
+        guard let selection, height > 0 else { return }
+        if selection < top { top = selection }
+        var bottom = selection
+        if selection == count - 1 && hasTrailingRow { bottom = count }
+        if bottom >= top + height { top = bottom - height + 1 }
+        if selection < top { top = selection }
+        _clampTop()
+    }
+}

@@ -1,0 +1,70 @@
+/// The part of a list a screen shows, and the selected row: a value that follows batches.
+///
+/// A viewport is a window of ``height`` rows starting at row ``top`` of the list, plus an
+/// optional selected row. It changes on two kinds of events, both `mutating` methods with
+/// no I/O, so tests can drive it one event at a time:
+///
+/// - **Batches** (``apply(_:)``). The rows on screen stay where they are: the first
+///   visible row that the batch neither removed nor moved keeps its screen position, so
+///   rows inserted or removed *above* the viewport do not shift what the user is reading
+///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
+///   rows appear. The selection follows its item by id when the item moves; when the
+///   item is removed, the selection goes to the row that took its place (the next
+///   surviving row, or the last row).
+/// - **Navigation** (``moveSelection(by:)``, ``pageDown()``, ``selectLast()``, …), which
+///   scrolls as little as needed to keep the selection visible.
+///
+/// ```swift
+/// var viewport = ListViewport<Player>(height: 20)
+/// viewport.apply(batch)          // for every batch, in order
+/// viewport.moveSelection(by: 1)  // ↓
+/// for offset in viewport.visibleRows { print(viewport.snapshot[offset]) }
+/// ```
+///
+/// All work is proportional to the batch (its offsets) and the height, never to the
+/// length of the list: positions are computed from the batch's sorted offsets, and the
+/// only reads of the list are the snapshot's O(log *n*) subscripts for visible rows.
+public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
+    /// The rows, as of the last batch applied; `nil` before the first one.
+    public internal(set) var snapshot: ListSnapshot<Item>?
+    /// The offset of the first visible row.
+    public internal(set) var top: Int = 0
+    /// The offset of the selected row, or `nil` when the list is empty.
+    public internal(set) var selection: Int?
+    /// How many rows are visible.
+    public internal(set) var height: Int
+    /// Whether an extra row follows the last item (a "Loading…" or error row). It can be
+    /// scrolled to, but not selected.
+    public internal(set) var hasTrailingRow = false
+
+    /// Creates a viewport showing `height` rows of a list not yet seen.
+    /// - Parameter height: the number of visible rows, at least 0.
+    public init(height: Int) {
+        precondition(height >= 0, "viewport height \(height) is negative")
+        self.height = height
+    }
+
+    /// The number of items in the list.
+    public var count: Int { snapshot?.count ?? 0 }
+
+    /// The number of rows that can be scrolled through: the items plus the trailing row.
+    public var rowCount: Int { count + (hasTrailingRow ? 1 : 0) }
+
+    /// The offsets of the visible rows (may include `count`, the trailing row).
+    public var visibleRows: Range<Int> { top..<min(top + height, rowCount) }
+
+    /// The id of the selected item.
+    ///
+    /// - Complexity: O(log *n*).
+    public var selectedID: Item.ID? {
+        guard let selection, let snapshot else { return nil }
+        return snapshot[selection].id
+    }
+
+    /// The largest valid ``top``: the last rows fill the viewport.
+    var _maxTop: Int { max(0, rowCount - height) }
+
+    mutating func _clampTop() {
+        top = min(max(0, top), _maxTop)
+    }
+}
