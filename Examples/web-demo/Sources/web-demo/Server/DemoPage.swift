@@ -1,0 +1,97 @@
+/// The leaderboard page. Rows come from `list-client.js`; the page itself only keeps
+/// a status line, marks the list's version on the container (`data-version`, read by
+/// the browser test) and asks for more rows when the end of the list scrolls into view.
+enum DemoPage {
+    static let html = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Live leaderboard · ListEngine</title>
+        <style>
+          :root { color-scheme: light dark; --accent: #2f6fde; --muted: #7a7f87; --line: rgba(127,127,127,.18); }
+          body { margin: 0; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; }
+          header { position: sticky; top: 0; padding: 12px 20px; background: Canvas; border-bottom: 1px solid var(--line); z-index: 1; }
+          h1 { margin: 0; font-size: 20px; }
+          #status { margin: 2px 0 0; color: var(--muted); font-size: 13px; font-variant-numeric: tabular-nums; }
+          #board { list-style: none; margin: 0 auto; padding: 0 20px; max-width: 640px; counter-reset: rank; }
+          #board > li { display: flex; gap: 12px; align-items: baseline; padding: 6px 0; border-bottom: 1px solid var(--line);
+                        counter-increment: rank; animation: arrive .9s ease-out; }
+          #board > li::before { content: counter(rank); width: 3.5em; text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
+          #board .name { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+          #board .country { color: var(--muted); font-size: 12px; width: 2.5em; }
+          #board .score { font-variant-numeric: tabular-nums; font-weight: 600; min-width: 5em; text-align: right; animation: arrive .9s ease-out; }
+          @keyframes arrive { from { background: color-mix(in srgb, var(--accent) 28%, transparent); } to { background: transparent; } }
+          #footer { text-align: center; color: var(--muted); padding: 16px; min-height: 24px; }
+        </style>
+        </head>
+        <body>
+        <header>
+          <h1>Live leaderboard</h1>
+          <p id="status">connecting…</p>
+        </header>
+        <ol id="board" aria-live="off"></ol>
+        <p id="footer"></p>
+        <script type="module">
+          import { connectEventSource } from "/list-client.js";
+
+          const board = document.getElementById("board");
+          const status = document.getElementById("status");
+          const footer = document.getElementById("footer");
+          const counts = { batches: 0, snapshots: 0 };
+          let pagination = "idle";
+
+          function showStatus() {
+            const version = board.dataset.version ?? "–";
+            status.textContent = `version ${version} · ${board.childElementCount} players · ${counts.batches} batches, ${counts.snapshots} snapshots`;
+            footer.textContent = pagination === "loading" ? "Loading more players…"
+              : pagination === "exhausted" ? "That is everyone."
+              : pagination === "failed" ? "Loading failed; scroll to try again." : "";
+          }
+
+          const connection = connectEventSource(board, "/events", {
+            snapshotURL: "/snapshot",
+            onChange(change) {
+              counts[change.type === "batch" ? "batches" : "snapshots"] += 1;
+              board.dataset.version = String(change.version);
+              board.dataset.batches = String(counts.batches);
+              board.dataset.snapshots = String(counts.snapshots);
+              showStatus();
+              requestMoreIfNeeded();
+            },
+          });
+          window.leaderboard = connection;
+
+          // Pagination on scroll: when the last row comes near the viewport, tell the
+          // server which row is showing; it loads the next page if that row is near the end.
+          let asking = false;
+          async function requestMoreIfNeeded() {
+            const last = board.lastElementChild;
+            if (asking || last === null || pagination === "exhausted") return;
+            if (last.getBoundingClientRect().top > window.innerHeight + 400) return;
+            asking = true;
+            try {
+              const response = await fetch(`/appear?offset=${board.childElementCount - 1}`, { method: "POST" });
+              if (response.ok) pagination = (await response.json()).pagination;
+            } catch {
+              // The next scroll or change asks again.
+            } finally {
+              asking = false;
+              showStatus();
+            }
+          }
+          window.addEventListener("scroll", requestMoreIfNeeded, { passive: true });
+          window.addEventListener("resize", requestMoreIfNeeded);
+          setInterval(async () => {
+            try {
+              const response = await fetch("/status", { cache: "no-store" });
+              if (response.ok) pagination = (await response.json()).pagination;
+              showStatus();
+            } catch {}
+          }, 1000);
+        </script>
+        </body>
+        </html>
+        """#
+}

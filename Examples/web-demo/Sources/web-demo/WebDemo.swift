@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import LeaderboardFixtures
+import Logging
+import ServiceLifecycle
+
+/// Serves the live leaderboard to browsers: `swift run web-demo`, then open the URL it
+/// prints.
+@main
+enum WebDemo {
+    static func main() async {
+        let options: DemoOptions
+        do {
+            guard let parsed = try DemoOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+                print(DemoOptions.usage)
+                return
+            }
+            options = parsed
+        } catch {
+            FileHandle.standardError.write(Data("web-demo: \(error)\n\n\(DemoOptions.usage)\n".utf8))
+            exit(64)
+        }
+        do {
+            try await run(options)
+        } catch {
+            FileHandle.standardError.write(Data("web-demo: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ options: DemoOptions) async throws {
+        let fixtures = try FixtureDirectory.locate()
+        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, pageLatency: options.pageLatency)
+        var logger = Logger(label: "web-demo")
+        logger.logLevel = .warning
+        let app = Application(
+            router: DemoRoutes.router(for: leaderboard),
+            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "web-demo"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                // Written straight to the file descriptor: no buffering, even into a pipe.
+                FileHandle.standardOutput.write(Data("web-demo: the leaderboard is at http://127.0.0.1:\(port)/  (Ctrl-C stops)\n".utf8))
+            },
+            logger: logger
+        )
+        // Services stop in reverse order: the leaderboard first, which ends every event
+        // stream, so the server has no open responses left to wait for.
+        let services = ServiceGroup(configuration: .init(
+            services: [app, leaderboard],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await services.run()
+    }
+}

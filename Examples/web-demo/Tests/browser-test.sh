@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Real-browser test of the web demo: builds and starts the server on 127.0.0.1 (free
+# port, fast live feed), loads the page in headless Chromium and checks the DOM against
+# the server's /snapshot (see browser_check.py). Installs Chromium with apt-get when it
+# is missing. Exits non-zero on any failure.
+#
+#   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png]
+#
+# WEB_DEMO_SCRATCH overrides the build folder (default Examples/web-demo/.build-web).
+set -euo pipefail
+tests=$(cd "$(dirname "$0")" && pwd)
+demo=$(dirname "$tests")
+scratch=${WEB_DEMO_SCRATCH:-$demo/.build-web}
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+    echo "browser-test: installing chromium"
+    if ! apt-get install -y chromium >/dev/null 2>&1; then
+        apt-get update >/dev/null
+        apt-get install -y chromium >/dev/null
+    fi
+    chromium=$(command -v chromium)
+fi
+
+swift build --package-path "$demo" --scratch-path "$scratch" --product web-demo
+server=$(swift build --package-path "$demo" --scratch-path "$scratch" --show-bin-path)/web-demo
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$server" --port 0 --feed-interval 40 --page-latency 100 >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+
+url=
+for _ in $(seq 1 300); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.out" || true)
+    [ -n "$url" ] && break
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+        echo "browser-test: the server exited:" >&2
+        cat "$work/server.err" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+if [ -z "$url" ]; then
+    echo "browser-test: the server did not print its URL within 30 s" >&2
+    exit 1
+fi
+echo "browser-test: server at $url, browser $("$chromium" --version 2>/dev/null | head -n 1)"
+
+if ! timeout 300 python3 "$tests/browser_check.py" --url "$url" --chromium "$chromium" "$@"; then
+    echo "browser-test: server log:" >&2
+    tail -n 20 "$work/server.err" >&2
+    exit 1
+fi

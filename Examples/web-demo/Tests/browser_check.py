@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Checks the web demo in a real browser.
+
+Starts headless Chromium, talks to it over the DevTools protocol on a pipe
+(--remote-debugging-pipe: NUL-separated JSON on file descriptors 3 and 4, so
+no websocket client is needed), loads the demo page and checks:
+
+1. the page receives a snapshot and then several batches over Server-Sent Events;
+2. the DOM (row order, ids, content) equals the server's /snapshot?version=N for
+   the version the page shows, read in one synchronous step so the check cannot
+   race the live feed;
+3. names with markup are shown as text: no element from item data exists;
+4. scrolling to the end loads more pages, and the DOM still equals the snapshot;
+5. the check itself is not vacuous: after moving one row in the DOM behind the
+   client's back, the same comparison reports a mismatch.
+
+Python 3 standard library only. Exit status 0 when every check passes.
+"""
+
+import argparse
+import base64
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class DevTools:
+    """A minimal DevTools protocol client over Chromium's debugging pipe."""
+
+    def __init__(self, chromium, user_data_dir, window_size):
+        to_chrome_r, to_chrome_w = os.pipe()
+        from_chrome_r, from_chrome_w = os.pipe()
+
+        def map_fds():
+            # Chromium reads commands from fd 3 and writes replies to fd 4. Move the
+            # pipe ends out of the way first, so the dup2 calls cannot clobber them.
+            read_end = os.dup(to_chrome_r)
+            write_end = os.dup(from_chrome_w)
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
+
+        args = [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={user_data_dir}",
+            f"--window-size={window_size}",
+            "about:blank",
+        ]
+        self.process = subprocess.Popen(
+            args, preexec_fn=map_fds, close_fds=False,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.writer = os.fdopen(to_chrome_w, "wb", buffering=0)
+        self.reader = os.fdopen(from_chrome_r, "rb", buffering=0)
+        self.next_id = 0
+        self.replies = {}
+        self.events = queue.Queue()
+        self.condition = threading.Condition()
+        self.closed = False
+        threading.Thread(target=self._read_loop, daemon=True).start()
+        self.stderr_lines = []
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _drain_stderr(self):
+        for line in self.process.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip())
+
+    def _read_loop(self):
+        buffer = b""
+        while True:
+            chunk = self.reader.read(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\0" in buffer:
+                raw, buffer = buffer.split(b"\0", 1)
+                message = json.loads(raw)
+                if "id" in message:
+                    with self.condition:
+                        self.replies[message["id"]] = message
+                        self.condition.notify_all()
+                else:
+                    self.events.put(message)
+        with self.condition:
+            self.closed = True
+            self.condition.notify_all()
+
+    def send(self, method, params=None, session=None, timeout=30):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        self.writer.write(json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while self.next_id not in self.replies:
+                remaining = deadline - time.monotonic()
+                if self.closed or remaining <= 0:
+                    raise CheckFailed(f"no reply to {method} (browser {'exited' if self.closed else 'timed out'})")
+                self.condition.wait(remaining)
+            reply = self.replies.pop(self.next_id)
+        if "error" in reply:
+            raise CheckFailed(f"{method} failed: {reply['error']}")
+        return reply.get("result", {})
+
+    def close(self):
+        try:
+            self.send("Browser.close", timeout=5)
+        except CheckFailed:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Page:
+    def __init__(self, devtools, session):
+        self.devtools = devtools
+        self.session = session
+
+    def evaluate(self, expression):
+        result = self.devtools.send(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": True},
+            session=self.session,
+        )
+        if "exceptionDetails" in result:
+            raise CheckFailed(f"page script failed: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, description, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.1)
+        raise CheckFailed(f"timed out after {timeout}s waiting for {description}")
+
+
+# Reads the list as the page shows it, in one synchronous step: nothing can change
+# the DOM while it runs.
+READ_DOM = """(() => {
+  const board = document.getElementById("board");
+  const rows = [...board.children];
+  return {
+    version: Number(board.dataset.version),
+    batches: Number(board.dataset.batches ?? 0),
+    snapshots: Number(board.dataset.snapshots ?? 0),
+    ids: rows.map((row) => row.getAttribute("data-id")),
+    html: rows.map((row) => row.innerHTML),
+    tags: rows.map((row) => row.tagName),
+    injected: board.querySelectorAll("script, b, img, iframe").length,
+  };
+})()"""
+
+
+def fetch_json(url, timeout=10):
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return json.loads(response.read().decode("utf-8"))
+
+
+def snapshot_at(base, version, timeout=10):
+    """The server's snapshot message of `version` (retrying while it is not rendered yet)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return fetch_json(f"{base}snapshot?version={version}")
+        except urllib.error.HTTPError as error:
+            body = error.read().decode("utf-8", "replace")
+            if error.code == 404 and "does not exist yet" in body and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            raise CheckFailed(f"/snapshot?version={version}: HTTP {error.code} {body}")
+
+
+def normalized(page, html_list):
+    """The markup as the browser serialises it after parsing (entities normalised)."""
+    return page.evaluate(
+        "(" + json.dumps(html_list) + ").map((html) => {"
+        " const template = document.createElement('template'); template.innerHTML = html; return template.innerHTML; })"
+    )
+
+
+def compare(page, base, dom):
+    """Differences between the DOM as read and the server's snapshot of that version."""
+    snapshot = snapshot_at(base, dom["version"])
+    problems = []
+    if snapshot.get("type") != "snapshot" or snapshot.get("version") != dom["version"]:
+        problems.append(f"server answered {snapshot.get('type')} v{snapshot.get('version')} for v{dom['version']}")
+    expected_ids = [item["id"] for item in snapshot["items"]]
+    if dom["ids"] != expected_ids:
+        first = next((i for i, (a, b) in enumerate(zip(dom["ids"], expected_ids)) if a != b), min(len(dom["ids"]), len(expected_ids)))
+        problems.append(
+            f"row order differs at offset {first}: DOM {dom['ids'][first:first + 3]} vs server {expected_ids[first:first + 3]}"
+            f" ({len(dom['ids'])} vs {len(expected_ids)} rows)"
+        )
+    else:
+        expected_html = normalized(page, [item["html"] for item in snapshot["items"]])
+        for offset, (shown, wanted) in enumerate(zip(dom["html"], expected_html)):
+            if shown != wanted:
+                problems.append(f"row {offset} ({dom['ids'][offset]}) shows {shown!r}, server has {wanted!r}")
+                break
+    if any(tag != "LI" for tag in dom["tags"]):
+        problems.append("a child of the list is not a row element")
+    return problems, snapshot
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", required=True, help="the demo's base URL, e.g. http://127.0.0.1:8080/")
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    parser.add_argument("--batches", type=int, default=5, help="batches the page must apply before the first check")
+    parser.add_argument("--screenshot", help="write a PNG screenshot of the page here")
+    parser.add_argument("--timeout", type=float, default=60)
+    options = parser.parse_args()
+    base = options.url if options.url.endswith("/") else options.url + "/"
+
+    user_data = tempfile.mkdtemp(prefix="web-demo-chromium-")
+    devtools = DevTools(options.chromium, user_data, "1000,900")
+    try:
+        targets = devtools.send("Target.getTargets")["targetInfos"]
+        page_target = next(t for t in targets if t["type"] == "page")
+        session = devtools.send("Target.attachToTarget", {"targetId": page_target["targetId"], "flatten": True})["sessionId"]
+        page = Page(devtools, session)
+        devtools.send("Runtime.enable", session=session)
+        devtools.send("Page.enable", session=session)
+        devtools.send("Page.navigate", {"url": base}, session=session)
+
+        page.wait_for(
+            "document.getElementById('board')?.dataset.version !== undefined && document.getElementById('board').childElementCount > 0",
+            "the first snapshot", options.timeout)
+        page.wait_for(
+            f"Number(document.getElementById('board').dataset.batches ?? 0) >= {options.batches}",
+            f"{options.batches} batches", options.timeout)
+
+        # 1. The DOM equals the server's snapshot of the same version.
+        dom = page.evaluate(READ_DOM)
+        problems, snapshot = compare(page, base, dom)
+        if problems:
+            raise CheckFailed("after live batches: " + "; ".join(problems))
+        print(f"ok: v{dom['version']}: {len(dom['ids'])} rows in the server's order after "
+              f"{dom['batches']} batches and {dom['snapshots']} snapshot(s)")
+
+        # 2. Item text is text: no element came from a name.
+        if dom["injected"]:
+            raise CheckFailed(f"{dom['injected']} element(s) from item data were created inside the list")
+        marked_up = [item["id"] for item in snapshot["items"] if "&lt;" in item["html"]]
+        if marked_up:
+            texts = page.evaluate(
+                "(" + json.dumps(marked_up) + ").map((id) => document.querySelector(`#board > [data-id=\"${id}\"] .name`)?.textContent ?? null)"
+            )
+            for id_, text in zip(marked_up, texts):
+                if text is None or "<" not in text:
+                    raise CheckFailed(f"row {id_} should show its markup as text, shows {text!r}")
+            print(f"ok: {len(marked_up)} name(s) with markup shown as text, e.g. {texts[0]!r}")
+
+        # 3. Scrolling to the end loads more pages; the DOM still follows the server.
+        rows_before = len(dom["ids"])
+        deadline = time.monotonic() + options.timeout
+        while True:
+            count = page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); "
+                                  "document.getElementById('board').childElementCount")
+            if count >= rows_before + 90:
+                break
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"scrolling did not load more pages: {count} rows (was {rows_before})")
+            time.sleep(0.2)
+        page.wait_for(
+            f"Number(document.getElementById('board').dataset.batches) >= {dom['batches'] + options.batches}",
+            "more batches after scrolling", options.timeout)
+        dom = page.evaluate(READ_DOM)
+        problems, _ = compare(page, base, dom)
+        if problems:
+            raise CheckFailed("after scrolling: " + "; ".join(problems))
+        status = fetch_json(base + "status")
+        print(f"ok: v{dom['version']}: {len(dom['ids'])} rows after scrolling "
+              f"({status['loadedPages']} pages loaded, {status['feedEvents']} feed events, {status['clients']} client(s))")
+
+        if options.screenshot:
+            page.evaluate("window.scrollTo(0, 0)")
+            time.sleep(0.3)
+            shot = devtools.send("Page.captureScreenshot", {"format": "png"}, session=session)
+            with open(options.screenshot, "wb") as file:
+                file.write(base64.b64decode(shot["data"]))
+            print(f"screenshot: {options.screenshot}")
+
+        # 4. The comparison detects a wrong order: move the first row to the end behind
+        #    the client's back and read the DOM in the same step.
+        corrupted = page.evaluate(
+            "(() => { const board = document.getElementById('board');"
+            " board.appendChild(board.firstElementChild); return " + READ_DOM + "; })()")
+        problems, _ = compare(page, base, corrupted)
+        if not problems:
+            raise CheckFailed("a row moved behind the client's back went unnoticed: the check is vacuous")
+        print(f"ok: a wrong order is detected ({problems[0]})")
+
+        exceptions = []
+        while not devtools.events.empty():
+            event = devtools.events.get()
+            if event.get("method") == "Runtime.exceptionThrown":
+                exceptions.append(event["params"]["exceptionDetails"].get("text", "?"))
+        if exceptions:
+            raise CheckFailed(f"the page threw: {exceptions}")
+        print("browser test passed")
+        return 0
+    except CheckFailed as failure:
+        print(f"browser test FAILED: {failure}", file=sys.stderr)
+        if devtools.stderr_lines:
+            print("chromium said:\n  " + "\n  ".join(devtools.stderr_lines[-15:]), file=sys.stderr)
+        return 1
+    finally:
+        devtools.close()
+        shutil.rmtree(user_data, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
