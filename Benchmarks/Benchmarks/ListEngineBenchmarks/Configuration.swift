@@ -1,0 +1,55 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+
+/// Settings shared by every scenario.
+enum Scenario {
+    /// Custom metrics: the sizes of the batches a scenario's measured step produced,
+    /// summed over the batches it was delivered in.
+    static let deletions = BenchmarkMetric.custom("batch-deletions", useScalingFactor: false)
+    static let insertions = BenchmarkMetric.custom("batch-insertions", useScalingFactor: false)
+    static let moves = BenchmarkMetric.custom("batch-moves", useScalingFactor: false)
+    static let reloads = BenchmarkMetric.custom("batch-reloads", useScalingFactor: false)
+
+    static let batchMetrics = [deletions, insertions, moves, reloads]
+
+    /// The iteration cap from `LISTENGINE_BENCH_MAX_ITERATIONS` (CI sets it to 1 so the
+    /// suite only proves it still builds, runs and passes its result checks), else `fallback`.
+    static func maxIterations(_ fallback: Int) -> Int {
+        guard let text = ProcessInfo.processInfo.environment["LISTENGINE_BENCH_MAX_ITERATIONS"],
+              let value = Int(text), value > 0 else { return fallback }
+        return min(value, fallback)
+    }
+
+    /// Wall clock in nanoseconds, peak resident memory in bytes, and the batch sizes:
+    /// fixed units, so `run.sh` can read the exported percentiles without guessing.
+    static func configuration(iterations: Int, seconds: Int, warmup: Int = 1) -> Benchmark.Configuration {
+        let maxIterations = maxIterations(iterations)
+        var units: [BenchmarkMetric: BenchmarkUnits] = [.peakMemoryResident: .count]
+        for metric in batchMetrics { units[metric] = .count }
+        return Benchmark.Configuration(
+            metrics: [.wallClock, .peakMemoryResident] + batchMetrics,
+            timeUnits: .nanoseconds,
+            units: units,
+            warmupIterations: min(warmup, maxIterations),
+            maxDuration: .seconds(seconds),
+            maxIterations: maxIterations
+        )
+    }
+
+    /// Records the batch sizes of one measured step.
+    static func record(_ totals: BatchTotals, in benchmark: Benchmark) {
+        benchmark.measurement(deletions, totals.deletions)
+        benchmark.measurement(insertions, totals.insertions)
+        benchmark.measurement(moves, totals.moves)
+        benchmark.measurement(reloads, totals.reloads)
+    }
+}
+
+/// Stops the benchmark run when a result is wrong: a fast but broken path must not
+/// produce a number.
+func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    if !condition() {
+        fatalError("benchmark result check failed: \(message())", file: file, line: line)
+    }
+}

@@ -1,0 +1,20 @@
+import Benchmark
+
+/// Every scenario of DESIGN.md section 10, with the floors and baselines they are
+/// compared against, registered in one benchmark executable so that one run measures
+/// them all under the same conditions. `Benchmarks/run.sh` turns the results into the
+/// table of ratios.
+///
+/// Each file registers one area:
+/// - `Floors.swift`: `floor-merge-walk-1m`, `floor-sort-1m`, `floor-dictionary-100k`.
+/// - `Baselines.swift`: `t21-style`, `stdlib-difference`.
+/// - `BatchScenarios.swift`: `sorted1m-batch`, `single-upsert-1m`.
+/// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
+/// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
+let benchmarks: @Sendable () -> Void = {
+    registerFloors()
+    registerBaselines()
+    registerBatchScenarios()
+    registerReplaceScenarios()
+    registerLoadScenarios()
+}

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// One set of compiler settings for every target, as in the root package.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ListEngineBenchmarks",
+    dependencies: [
+        .package(name: "ListEngine", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The scenarios, floors and baselines, as package-benchmark benchmarks.
+        .executableTarget(
+            name: "ListEngineBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ListEngine", package: "ListEngine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ListEngineBenchmarks",
+            swiftSettings: sharedSwiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Deterministic inputs and process memory readings, shared by the targets.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "ListEngine", package: "ListEngine")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // Peak resident memory of 1,000,000 rows in a list or in an array, one per process.
+        .executableTarget(
+            name: "memory-footprint",
+            dependencies: ["BenchmarkSupport", .product(name: "ListEngine", package: "ListEngine")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // Reads one run's exported percentiles and prints the table of ratios.
+        .executableTarget(name: "benchmark-table", swiftSettings: sharedSwiftSettings),
+    ]
+)

@@ -1,0 +1,136 @@
+// Turns one run of the ListEngineBenchmarks suite into the performance table.
+//
+//     benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>]
+//
+// <percentiles-dir> holds package-benchmark's `--format histogramPercentiles` export
+// (one TSV per benchmark and metric). The two byte counts come from `memory-footprint`.
+// Prints one Markdown table: each scenario's median and p90 wall clock, its ratio to
+// the floor measured in the same run, the target ratio, `met` or `MISSED`, its peak
+// memory and the batch sizes it reported. Exits 0 whether or not targets are met;
+// exits 1 only when there are no results to read.
+
+import Foundation
+
+/// One benchmark's exported percentiles, by metric name.
+struct Result {
+    var metrics: [String: [Int: Int]] = [:]  // metric → percentile → value
+
+    func value(_ metric: String, percentile: Int) -> Int? { metrics[metric]?[percentile] }
+}
+
+/// A row of the table: a scenario and, if it has one, its floor and target.
+struct Row {
+    let scenario: String
+    let floor: String?
+    let target: Double?
+}
+
+let rows: [Row] = [
+    Row(scenario: "sorted1m-batch", floor: "floor-merge-walk-1m", target: 3),
+    Row(scenario: "single-upsert-1m", floor: "floor-merge-walk-1m", target: 0.01),
+    Row(scenario: "replace-100k", floor: "floor-dictionary-100k", target: 6),
+    Row(scenario: "replace-100k-updates", floor: "floor-dictionary-100k", target: 6),
+    Row(scenario: "resort-100k", floor: nil, target: nil),
+    Row(scenario: "bulk-load-1m", floor: "floor-sort-1m", target: 1.5),
+    Row(scenario: "concurrent-upserts", floor: "bulk-load-1m", target: 4),
+    Row(scenario: "floor-merge-walk-1m", floor: nil, target: nil),
+    Row(scenario: "floor-sort-1m", floor: nil, target: nil),
+    Row(scenario: "floor-dictionary-100k", floor: nil, target: nil),
+    Row(scenario: "t21-style", floor: nil, target: nil),
+    Row(scenario: "stdlib-difference", floor: nil, target: nil),
+]
+
+func readResults(in directory: String) -> [String: Result] {
+    var results: [String: Result] = [:]
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for file in files where file.hasSuffix(".histogram.percentiles.tsv") {
+        // <baseline>.<target>.<benchmark>.<metric>.histogram.percentiles.tsv
+        let parts = file.split(separator: ".").map(String.init)
+        guard parts.count >= 7 else { continue }
+        let benchmark = parts[parts.count - 5], metric = parts[parts.count - 4]
+        guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { continue }
+        var percentiles: [Int: Int] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2, let percentile = Int(fields[0]), let value = Int(fields[1]) {
+                percentiles[percentile] = value
+            }
+        }
+        results[benchmark, default: Result()].metrics[metric] = percentiles
+    }
+    return results
+}
+
+func formatTime(_ nanoseconds: Int?) -> String {
+    guard let nanoseconds else { return "—" }
+    let value = Double(nanoseconds)
+    switch value {
+    case ..<1_000: return "\(nanoseconds) ns"
+    case ..<1_000_000: return String(format: "%.1f µs", value / 1_000)
+    case ..<1_000_000_000: return String(format: "%.1f ms", value / 1_000_000)
+    default: return String(format: "%.2f s", value / 1_000_000_000)
+    }
+}
+
+func formatBytes(_ bytes: Int?) -> String {
+    guard let bytes else { return "—" }
+    return String(format: "%.0f MB", Double(bytes) / 1_000_000)
+}
+
+func formatRatio(_ ratio: Double) -> String {
+    ratio < 0.1 ? String(format: "%.4f", ratio) : String(format: "%.2f", ratio)
+}
+
+let arguments = CommandLine.arguments.dropFirst().map { $0 }
+guard let directory = arguments.first else {
+    print("usage: benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>]")
+    exit(2)
+}
+let results = readResults(in: directory)
+guard !results.isEmpty else {
+    print("benchmark-table: no `histogramPercentiles` results in \(directory)")
+    exit(1)
+}
+
+var lines = [
+    "| scenario | median | p90 | floor | ratio | target | status | peak memory | batch: deletions / insertions / moves / reloads |",
+    "|---|---:|---:|---|---:|---:|---|---:|---|",
+]
+var missed = 0
+for row in rows {
+    let result = results[row.scenario]
+    let median = result?.value("wallClock", percentile: 50)
+    let p90 = result?.value("wallClock", percentile: 90)
+    var ratio = "—", target = "—", status = "—"
+    if let floorName = row.floor, let goal = row.target {
+        target = "≤ \(formatRatio(goal))"
+        if let median, let floorMedian = results[floorName]?.value("wallClock", percentile: 50), floorMedian > 0 {
+            let value = Double(median) / Double(floorMedian)
+            ratio = formatRatio(value)
+            status = value <= goal ? "met" : "MISSED"
+        } else {
+            status = "MISSED (not measured)"
+        }
+        if status != "met" { missed += 1 }
+    }
+    let sizes = ["batch-deletions", "batch-insertions", "batch-moves", "batch-reloads"].map { metric in
+        result?.value(metric, percentile: 50).map(String.init) ?? "—"
+    }
+    let memory = formatBytes(result?.value("peakMemoryResident", percentile: 100))
+    lines.append("| \(row.scenario) | \(formatTime(median)) | \(formatTime(p90)) | \(row.floor ?? "—") | \(ratio) | \(target) | \(status) | \(memory) | \(sizes.joined(separator: " / ")) |")
+}
+
+if arguments.count >= 3, let list = Int(arguments[1]), let array = Int(arguments[2]), array > 0 {
+    let value = Double(list) / Double(array)
+    let status = value <= 3 ? "met" : "MISSED"
+    if status != "met" { missed += 1 }
+    lines.append("| memory-1m (list + renderer vs. array, separate processes) | — | — | plain array: \(formatBytes(array)) | \(formatRatio(value)) | ≤ 3.00 | \(status) | \(formatBytes(list)) | — |")
+} else {
+    missed += 1
+    lines.append("| memory-1m | — | — | — | — | ≤ 3.00 | MISSED (not measured) | — | — |")
+}
+
+print(lines.joined(separator: "\n"))
+print("")
+print("Times are wall clock over the iterations of one run (median = p50). Ratios divide the median by the median of the floor measured in the same run.")
+print(missed == 0 ? "All targets met." : "\(missed) target(s) missed.")
