@@ -32,7 +32,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "list-demo",
-            dependencies: ["ListEngine", "ListPagination", "TerminalListRenderer"],
+            dependencies: ["ListEngine", "ListPagination", "LeaderboardFixtures", "TerminalListRenderer"],
             swiftSettings: sharedSwiftSettings
         ),
         .target(name: "ListTestSupport", dependencies: ["ListEngine"], path: "Tests/ListTestSupport", swiftSettings: sharedSwiftSettings),

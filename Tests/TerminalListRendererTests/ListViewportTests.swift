@@ -71,6 +71,25 @@ import Testing
         #expect(viewport.top == 50)
     }
 
+    @Test func aViewportAtTheEndKeepsItsLastRowsInPlace() async {
+        let source = RecordedSource(tens(20))
+        var viewport = await viewport(source, height: 5)
+        viewport.selectLast()
+        viewport.setTrailingRow(true)
+        #expect(visibleIDs(viewport) == [16, 17, 18, 19])
+        // A row inserted inside the viewport pushes the rows above it up; the end stays.
+        source.source.add(TestRow(id: 1000, key: 175))
+        for batch in await source.batches() { viewport.apply(batch) }
+        #expect(visibleIDs(viewport) == [17, 1000, 18, 19])
+        #expect(viewport.visibleRows.upperBound == viewport.rowCount, "the trailing row is still visible")
+        // The next page arrives below the last row, which keeps its screen row: the
+        // first new row takes the place of the trailing row.
+        source.source.add((20..<30).map { TestRow(id: $0, key: $0 * 10) })
+        for batch in await source.batches() { viewport.apply(batch) }
+        viewport.setTrailingRow(false)
+        #expect(visibleIDs(viewport) == [17, 1000, 18, 19, 20])
+    }
+
     @Test func aViewportAtTheTopShowsNewFirstRows() async {
         let source = RecordedSource(tens(100))
         var viewport = await viewport(source, height: 5)
@@ -246,7 +265,9 @@ import Testing
             #expect(after.top == 0, "seed \(seed): a viewport at the top stays there")
             return
         }
-        let anchor = before.visibleRows.first { $0 < batch.old.count && !moved.contains($0) && !deleted.contains($0) }
+        let isStable = { (offset: Int) in offset < batch.old.count && !moved.contains(offset) && !deleted.contains(offset) }
+        let atBottom = before.top + before.height >= before.rowCount
+        let anchor = atBottom ? before.visibleRows.last(where: isStable) : before.visibleRows.first(where: isStable)
         guard let anchor, let newOffset = new.index(of: batch.old[anchor].id) else { return }
         let wanted = newOffset - (anchor - before.top)
         let maxTop = max(0, after.rowCount - after.height)

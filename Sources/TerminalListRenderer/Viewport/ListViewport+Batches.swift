@@ -26,7 +26,10 @@ extension ListViewport {
             selection = positions.newOffset(ofOld: old) ?? positions.replacement(forRemoved: old)
         }
         if top > 0 {
-            let anchor = (top..<max(top, min(top + height, batch.old.count))).first { !positions.isRemoved($0) }
+            let visible = top..<max(top, min(top + height, batch.old.count))
+            let anchor = _isAtBottom
+                ? visible.last { !positions.isRemoved($0) }
+                : visible.first { !positions.isRemoved($0) }
             if let anchor {
                 top = positions.newOffset(ofKeptRank: positions.keptRank(ofOld: anchor)) - (anchor - top)
             } else {

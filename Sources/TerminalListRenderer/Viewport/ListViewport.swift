@@ -8,9 +8,12 @@
 ///   visible row that the batch neither removed nor moved keeps its screen position, so
 ///   rows inserted or removed *above* the viewport do not shift what the user is reading
 ///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
-///   rows appear. The selection follows its item by id when the item moves; when the
-///   item is removed, the selection goes to the row that took its place (the next
-///   surviving row, or the last row).
+///   rows appear. A viewport scrolled to the end anchors on its *last* such row
+///   instead, so the end stays in view — a "Loading…" row stays visible while rows
+///   change above it, and the next page arrives below the row it follows. The
+///   selection follows its item by id when the item moves; when the item is removed,
+///   the selection goes to the row that took its place (the next surviving row, or the
+///   last row).
 /// - **Navigation** (``moveSelection(by:)``, ``pageDown()``, ``selectLast()``, …), which
 ///   scrolls as little as needed to keep the selection visible.
 ///
@@ -60,6 +63,9 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
         guard let selection, let snapshot else { return nil }
         return snapshot[selection].id
     }
+
+    /// Whether the viewport is scrolled away from the top and shows the last row.
+    var _isAtBottom: Bool { top > 0 && top + height >= rowCount }
 
     /// The largest valid ``top``: the last rows fill the viewport.
     var _maxTop: Int { max(0, rowCount - height) }

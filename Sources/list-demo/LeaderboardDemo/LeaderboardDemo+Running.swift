@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import LeaderboardFixtures
+import ListPagination
+import TerminalListRenderer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starting the demo from the options: the data, the loader, and the terminal or plain frames.
+enum LeaderboardProgram {
+    /// Runs the leaderboard; never returns.
+    static func run(_ options: DemoOptions) -> Never {
+        let interactive = !options.noTTY && TerminalSession.isTerminal(0) && TerminalSession.isTerminal(1)
+        if let url = options.url {
+            let mode: HTTPPageLoader<Player>.Mode = switch options.resolvedURLMode {
+            case .page: .pageNumber
+            case .offset: .offset
+            case .cursor: .cursor
+            }
+            let loader = HTTPPageLoader<Player>(url: url, mode: mode, pageSize: options.pageSize)
+            launch(loader: loader, server: nil, feed: [], options: options, interactive: interactive)
+        }
+        let fixtures: FixtureDirectory
+        let players: [Player]
+        let feed: [FeedEvent]
+        do {
+            if let path = options.fixturePath {
+                fixtures = try FixtureDirectory.locate(environment: [FixtureDirectory.environmentVariable: path])
+            } else {
+                fixtures = try FixtureDirectory.locate()
+            }
+            players = try fixtures.loadPlayers()
+            feed = options.feedInterval == nil && interactive ? [] : try fixtures.loadFeed()
+        } catch {
+            fail("\(error)")
+        }
+        let server = LiveLeaderboard(players: players)
+        let loader = CursorLoader<Player, LiveLeaderboard.Key>(limit: options.pageSize) { cursor, limit in
+            let page = server.page(after: cursor, limit: limit)
+            return .init(items: page.players, nextCursor: page.next)
+        }
+        launch(loader: loader, server: server, feed: feed, options: options, interactive: interactive)
+    }
+
+    private static func launch<Loader: PageLoader>(
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions, interactive: Bool
+    ) -> Never where Loader.Item == Player {
+        if interactive {
+            runInteractive(loader: loader, server: server, feed: feed, options: options)
+        } else {
+            runPlainFrames(loader: loader, server: server, feed: feed, options: options)
+        }
+    }
+
+    /// The full-screen leaderboard, until `q`, Ctrl-C or a termination signal.
+    private static func runInteractive<Loader: PageLoader>(
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
+    ) -> Never where Loader.Item == Player {
+        let session = TerminalSession()
+        let size = TerminalSession.size(of: 1) ?? TerminalSize(rows: 24, columns: 80)
+        let renderer = TerminalListRenderer<Player>(
+            size: size,
+            mode: .ansi(colors: TerminalSession.colorsEnabled()),
+            output: FileDescriptorOutput(),
+            header: PlayerRow.header,
+            formatRow: PlayerRow.format
+        )
+        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
+        do {
+            try session.start(
+                onKey: { key in
+                    if demo.handle(key) == .quit {
+                        session.restore()
+                        exit(0)
+                    }
+                },
+                onResize: { size in renderer.resize(to: size) }
+            )
+        } catch {
+            fail("\(error)")
+        }
+        demo.start(observingStatus: true)
+        if let interval = options.feedInterval {
+            Task { try? await demo.playFeed(every: interval) }
+        }
+        dispatchMain()
+    }
+
+    /// Plain text frames on standard output: the first page, then after each further
+    /// batch of feed events (and a page load every other frame), then exit.
+    private static func runPlainFrames<Loader: PageLoader>(
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
+    ) -> Never where Loader.Item == Player {
+        let terminalSize = TerminalSession.size(of: 1)
+        let size = TerminalSize(
+            rows: options.rows ?? terminalSize?.rows ?? 24,
+            columns: options.columns ?? terminalSize?.columns ?? 80
+        )
+        let renderer = TerminalListRenderer<Player>(
+            size: size, mode: .plain(.onRequest), output: FileDescriptorOutput(), header: PlayerRow.header, formatRow: PlayerRow.format
+        )
+        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
+        let frames = options.frames ?? 5
+        Task {
+            demo.start(observingStatus: false)
+            await demo.pageSettled()
+            for frame in 1...frames {
+                if frame > 1 {
+                    demo.playFeedEvents(25)
+                    if frame % 2 == 1 {
+                        demo.paginator.loadNextPage()
+                        await demo.pageSettled()
+                    }
+                }
+                await demo.board.flush()
+                demo.show(demo.paginator.status)
+                renderer.writeFrame()
+            }
+            exit(0)
+        }
+        dispatchMain()
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileDescriptorOutput(fileDescriptor: 2).write(Array("list-demo: \(message)\n".utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,125 @@
+import Dispatch
+import LeaderboardFixtures
+import ListPagination
+import Synchronization
+import TerminalListRenderer
+
+/// The live leaderboard: a data source filled page by page by a paginator, kept live
+/// by the fixture feed, shown by a terminal renderer.
+///
+/// - Pages load as the viewport nears the end of the list (the renderer reports the
+///   visible rows, the paginator prefetches within 10 rows of the end).
+/// - The paginator's status becomes the status line: loading, the "Loading…" row when
+///   a page is slow, the last error and the retry path.
+/// - The feed changes the server's list (``LiveLeaderboard``) and pushes the changes
+///   that concern the loaded rows into the data source, so rows move, appear and leave.
+final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == Player {
+    let board: ListDataSource<Player>
+    let paginator: Paginator<DemoLoader<Loader>, ContinuousClock>
+    let renderer: TerminalListRenderer<Player>
+    let failures: FailureSwitch
+    /// The server's list, for the fixture data; `nil` for an HTTP endpoint.
+    let server: LiveLeaderboard?
+    let feed: [FeedEvent]
+    let options: DemoOptions
+    let isSortedByName = Atomic<Bool>(false)
+    let feedEventsPlayed = Atomic<Int>(0)
+
+    init(loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], renderer: TerminalListRenderer<Player>, options: DemoOptions) {
+        board = ListDataSource<Player>(sortedBy: Player.byScore)
+        failures = FailureSwitch()
+        paginator = Paginator(
+            dataSource: board,
+            loader: DemoLoader(base: loader, latency: options.latency, failures: failures),
+            prefetchDistance: 10,
+            loadingIndicatorDelay: .milliseconds(250),
+            retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(600), jitter: 0)
+        )
+        self.server = server
+        self.feed = feed
+        self.renderer = renderer
+        self.options = options
+    }
+
+    /// Attaches the renderer, wires prefetch and status, and loads the first page.
+    func start(observingStatus: Bool) {
+        board.attach(renderer)
+        let paginator = self.paginator
+        renderer.observeVisibleRows { visible, count in
+            // The renderer's count is the rows it shows; the data source's delivered
+            // count may still be the previous version's while a batch renders, so
+            // decide here and let the paginator confirm.
+            let lastVisible = min(visible.upperBound, count) - 1
+            guard lastVisible >= 0, count - lastVisible <= paginator.prefetchDistance else { return }
+            paginator.itemDidAppear(at: lastVisible)
+        }
+        if observingStatus {
+            Task { [weak self] in
+                guard let statuses = self?.paginator.statuses() else { return }
+                for await status in statuses {
+                    guard let self else { return }
+                    // Let a page that just arrived reach the screen before its "Loading…"
+                    // row goes, so the new rows take that row's place.
+                    if status.state != .loading { await self.board.flush() }
+                    self.show(status)
+                }
+            }
+        }
+        paginator.loadNextPage()
+    }
+
+    /// Waits until no page is loading.
+    func pageSettled() async {
+        for await state in paginator.states() where state != .loading { break }
+    }
+
+    /// Plays feed events forever, one every `interval`, once the first page is in.
+    ///
+    /// Later rounds replay the events over the live state: joins and departures of
+    /// players already there or gone name no one, so those rounds are score changes.
+    func playFeed(every interval: Duration) async throws {
+        guard let server, !feed.isEmpty else { return }
+        await pageSettled()
+        let clock = ContinuousClock()
+        var deadline = clock.now
+        while true {
+            for event in feed {
+                deadline = deadline.advanced(by: interval)
+                try await clock.sleep(until: deadline)
+                apply(event, on: server)
+            }
+        }
+    }
+
+    /// Plays the next `count` feed events at once (for plain frames).
+    func playFeedEvents(_ count: Int) {
+        guard let server, !feed.isEmpty else { return }
+        for _ in 0..<count {
+            let index = feedEventsPlayed.load(ordering: .relaxed) % feed.count
+            apply(feed[index], on: server)
+        }
+    }
+
+    private func apply(_ event: FeedEvent, on server: LiveLeaderboard) {
+        switch server.apply(event) {
+        case .add(let player)?: board.add(player)
+        case .remove(let id)?: board.remove(ids: [id])
+        case nil: break
+        }
+        feedEventsPlayed.add(1, ordering: .relaxed)
+    }
+
+    /// Switches between score order and name order; the selected player stays selected
+    /// and in view.
+    func toggleSort() {
+        let byName = !isSortedByName.load(ordering: .relaxed)
+        isSortedByName.store(byName, ordering: .relaxed)
+        let selected = renderer.viewport.selectedID
+        board.sort(by: byName ? Player.byName : Player.byScore)
+        show(paginator.status)
+        Task {
+            await board.flush()
+            if let selected { renderer.select(id: selected) }
+        }
+    }
+}

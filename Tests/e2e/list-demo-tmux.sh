@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# End-to-end test of list-demo in a real terminal: tmux runs it at a fixed size,
+# send-keys types, capture-pane reads the screen.
+#
+#   Tests/e2e/list-demo-tmux.sh [PATH-TO-list-demo]
+#
+# Without an argument it builds list-demo (swift build) and uses that binary.
+# Checks: plain frames carry no escape codes; the first screen shows rows sorted by
+# score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
+# (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
+# `s` re-sorts by name and back; `q`, Ctrl-C, SIGTERM and a crash each leave the
+# alternate screen and restore the terminal modes (icanon, echo, isig).
+# Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
+# is not installed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+demo=${1:-}
+if [[ -z $demo ]]; then
+    (cd "$root" && swift build --product list-demo >&2)
+    demo="$(cd "$root" && swift build --show-bin-path)/list-demo"
+fi
+[[ -x $demo ]] || { echo "FAIL: no list-demo binary at $demo" >&2; exit 1; }
+
+passed=0
+fail() { echo "FAIL: $*" >&2; if [[ -n ${session:-} ]]; then echo "--- screen ---" >&2; screen >&2 || true; fi; exit 1; }
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+
+# --- plain frames (no terminal needed) ---------------------------------------------
+plain=$(cd "$root" && "$demo" --frames 2 --rows 12 --columns 70 --latency 0)
+[[ $plain != *$'\e'* ]] || fail "plain frames contain escape codes"
+[[ $(grep -c '^v[0-9]* · ' <<<"$plain") == 2 ]] || fail "expected 2 plain frames, got: $plain"
+ok "--frames prints plain frames without escape codes"
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP: tmux is not installed; the interactive checks of list-demo did not run (apt-get install tmux)"
+    echo "$passed passed, 0 failed, 1 skipped"
+    exit 0
+fi
+
+tmp=$(mktemp -d)
+socket="list-demo-e2e-$$"
+session=""
+cleanup() { tmux -L "$socket" kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# The pane runs this: the demo (its pid in $tmp/pid), then its exit status and the
+# terminal modes as the shell sees them afterwards.
+cat >"$tmp/run.sh" <<'EOF'
+#!/usr/bin/env bash
+pidfile=$1; shift
+sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$pidfile" "$@"
+echo "DEMO-EXIT rc=$?"
+echo "MODES $(stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(icanon|echo|isig)' | tr '\n' ' ')"
+sleep 600
+EOF
+chmod +x "$tmp/run.sh"
+
+screen() { tmux -L "$socket" capture-pane -p -t "$session"; }
+keys() { tmux -L "$socket" send-keys -t "$session" "$@"; }
+alternate_on() { tmux -L "$socket" display -p -t "$session" '#{alternate_on}'; }
+
+# wait_for SECONDS COMMAND... : polls until COMMAND succeeds.
+wait_for() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.1
+    done
+}
+
+# start NAME ARGS... : runs the demo in a fresh 100×24 pane.
+start() {
+    session=$1; shift
+    rm -f "$tmp/pid"
+    tmux -L "$socket" new-session -d -s "$session" -x 100 -y 24 \
+        "cd '$root' && SWIFT_BACKTRACE=interactive=no,color=no '$tmp/run.sh' '$tmp/pid' '$demo' $*"
+    wait_for 10 test -s "$tmp/pid" || fail "$session: the demo did not start"
+}
+
+# The rows on screen, checked by a small parser: "rank  name  score  country".
+rows_check() {  # rows_check score|name
+    screen | python3 -c '
+import re, sys
+order = sys.argv[1]
+rows = []
+for line in sys.stdin.read().splitlines():
+    m = re.match(r"^\s*(\d+)  (.*?)\s+(\d[\d,]*)  ([A-Z]{2})\s*$", line)
+    if m:
+        rows.append((int(m.group(1)), m.group(2).strip(), int(m.group(3).replace(",", ""))))
+if len(rows) < 15:
+    sys.exit(1)
+ranks = [r[0] for r in rows]
+if ranks != list(range(ranks[0], ranks[0] + len(rows))):
+    sys.exit(1)
+if order == "score":
+    ok = all(a[2] >= b[2] for a, b in zip(rows, rows[1:]))
+else:
+    names = [r[1].rstrip("…") for r in rows]
+    ok = all(a <= b or a.startswith(b) or b.startswith(a) for a, b in zip(names, names[1:]))
+sys.exit(0 if ok else 1)
+' "$1"
+}
+
+row_count() { screen | grep -Eo ' v[0-9]+ · [0-9,]+/[0-9,]+' | tail -1 | sed -E 's/.*\///; s/,//g'; }
+count_at_least() { local count; count=$(row_count); [[ -n $count && $count -ge $1 ]]; }
+screen_has() { screen | grep -qF -- "$1"; }
+screen_lacks() { ! screen | grep -qF -- "$1"; }
+is_alternate() { [[ $(alternate_on) == "$1" ]]; }
+
+# check_restored RC-PATTERN : the demo exited with a matching status, the alternate
+# screen is left and canonical mode, echo and signals are back on.
+check_restored() {
+    wait_for 15 screen_has "DEMO-EXIT" || fail "$session: the demo did not exit"
+    local rc modes
+    rc=$(screen | grep -o 'DEMO-EXIT rc=[0-9]*' | sed 's/.*=//')
+    [[ $rc =~ ^($1)$ ]] || fail "$session: exit status $rc, expected $1"
+    wait_for 5 screen_has "MODES" || fail "$session: no terminal modes printed"
+    modes=$(screen | grep '^MODES')
+    [[ " $modes " == *" icanon "* && " $modes " == *" echo "* && " $modes " == *" isig "* ]] \
+        || fail "$session: terminal modes not restored: $modes"
+    is_alternate 0 || fail "$session: still on the alternate screen"
+    ok "$session: exit status $rc, alternate screen left, $modes"
+}
+
+# --- the main walk: first screen, paging, failure and retry, sorting, q -----------------
+start main --latency 800 --feed-interval 100
+wait_for 10 is_alternate 1 || fail "the demo did not switch to the alternate screen"
+wait_for 5 screen_has "Loading…" || fail "no Loading… row while the slow first page loads"
+ok "Loading… row while the first page loads"
+wait_for 15 rows_check score || fail "the first screen does not show rows sorted by score"
+wait_for 5 count_at_least 50 || fail "the first page did not arrive"
+ok "first screen: rows sorted by score, $(row_count) rows loaded"
+first_count=$(row_count)
+
+keys G
+wait_for 5 screen_has "Loading…" || fail "no Loading… row at the end while the next page loads"
+wait_for 15 count_at_least $((first_count + 40)) || fail "G did not load another page (rows: $(row_count))"
+keys G
+wait_for 15 count_at_least $((first_count + 90)) || fail "a second G did not load another page (rows: $(row_count))"
+ok "scrolling to the end loads more pages: $first_count → $(row_count) rows"
+
+before_failure=$(row_count)
+keys f G
+wait_for 25 screen_has "Could not load more rows" || fail "f then G: no failure shown after the retries"
+screen_has "load failed" || fail "the status line does not show the error"
+ok "f: the load fails after its automatic retries, and the error is shown"
+keys Enter
+wait_for 15 count_at_least $((before_failure + 40)) || fail "Enter did not retry the failed load (rows: $(row_count))"
+wait_for 5 screen_lacks "Could not load more rows" || fail "the failure row stayed after a successful retry"
+ok "Enter retries: $before_failure → $(row_count) rows"
+
+keys s
+wait_for 5 screen_has "by name" || fail "s did not switch to name order"
+keys g
+wait_for 10 rows_check name || fail "after s, the rows are not sorted by name"
+ok "s re-sorts by name"
+keys s g
+wait_for 5 screen_has "by score" || fail "s did not switch back to score order"
+wait_for 10 rows_check score || fail "after s again, the rows are not sorted by score"
+ok "s again re-sorts by score"
+
+keys q
+check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
+# --- Ctrl-C, SIGTERM and a crash restore the terminal too --------------------------------
+start ctrl-c --latency 50
+wait_for 10 count_at_least 1 || fail "ctrl-c: no rows"
+keys C-c
+check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
+start sigterm --latency 50
+wait_for 10 count_at_least 1 || fail "sigterm: no rows"
+kill -TERM "$(cat "$tmp/pid")"
+check_restored 143
+tmux -L "$socket" kill-session -t "$session"
+
+start crash --latency 50 --crash-key
+wait_for 10 count_at_least 1 || fail "crash: no rows"
+keys '!'
+check_restored '1[3-9][0-9]'
+tmux -L "$socket" kill-session -t "$session"
+
+echo "$passed passed, 0 failed"
