@@ -1,0 +1,400 @@
+/// An ordered sequence with positional access, insertion and removal in logarithmic time.
+///
+/// `_CountedBTree` is a copy-on-write B+-tree in which every node knows how many elements
+/// its subtree holds. Elements live only in the leaves, in order; a branch node keeps its
+/// children together with their subtree counts, so any position is reached by one descent
+/// that subtracts counts on the way down. There are no keys: the order of the elements is
+/// the order in which they were placed, and the only search is ``partitioningIndex(where:)``.
+///
+/// The tree is a value. Copying it copies one reference; a mutation copies only the nodes
+/// on the path from the root to the affected leaf that are shared with another copy (or
+/// with a live iterator), and mutates in place the nodes that are uniquely referenced. Two
+/// snapshots of a large tree that differ by one element therefore share all but
+/// O(log *n*) nodes.
+///
+/// Structure:
+///
+/// - A leaf holds between `fanout.leaf / 2` and `fanout.leaf` elements; a branch holds
+///   between `fanout.branch / 2` and `fanout.branch` children. Only the root may hold fewer:
+///   a root leaf holds at least one element and a root branch at least two children.
+///   The empty tree has no root at all.
+/// - All leaves are at the same depth.
+/// - A node's `count` is the number of elements in its subtree, and a branch's
+///   `childCounts[i]` equals `children[i].count`.
+///
+/// By default a leaf holds up to 128 elements (fewer for large elements, so that a leaf's
+/// storage stays around 4 KiB, but never under 16) and a branch up to 64 children, so a
+/// tree of a million elements is three levels deep. Elements are stored in contiguous
+/// arrays, and iteration walks the leaves with a stack of branches.
+///
+/// ```swift
+/// var tree = _CountedBTree(0 ..< 1_000)      // bulk build in O(n)
+/// tree.insert(-1, at: 0)
+/// let snapshot = tree                        // O(1)
+/// tree.remove(at: 500)                       // copies O(log n) nodes; snapshot is unchanged
+/// let i = tree.partitioningIndex { $0 >= 42 }
+/// ```
+///
+/// - Complexity: Copying is O(1); positional access, insertion and removal are
+///   O(log *n*); a bulk build is O(*n*); iteration is O(1) amortized per element.
+struct _CountedBTree<Element> {
+    /// The root node, or `nil` when the tree is empty.
+    var root: _Node?
+
+    /// The node capacities of this tree.
+    var fanout: _Fanout
+
+    /// Creates an empty tree.
+    ///
+    /// - Complexity: O(1); no allocation.
+    init() {
+        self.init(fanout: .default)
+    }
+
+    /// Creates an empty tree whose nodes use the given capacities.
+    ///
+    /// Small capacities make every structural case (splits, merges, redistribution,
+    /// root growth and collapse) reachable with few elements.
+    init(fanout: _Fanout) {
+        precondition(fanout.leaf >= 4 && fanout.branch >= 4, "Node capacities must be at least 4")
+        self.root = nil
+        self.fanout = fanout
+    }
+
+    /// Creates a tree that holds the elements of `source`, in the same order.
+    ///
+    /// Leaves are filled to seven eighths of their capacity, so that the first insertions
+    /// after a bulk load rarely split a leaf, and evenly, so that every leaf stays above
+    /// the minimum fill. The branch levels are then built bottom-up, filled to capacity.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of elements in `source`.
+    init<C: Collection>(_ source: C) where C.Element == Element {
+        self.init(source, fanout: .default)
+    }
+
+    /// Creates a tree that holds the elements of `source`, in the same order, with nodes
+    /// of the given capacities.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of elements in `source`.
+    init<C: Collection>(_ source: C, fanout: _Fanout) where C.Element == Element {
+        self.init(fanout: fanout)
+        let total = source.count
+        guard total > 0 else { return }
+
+        let leafSizes = Self._evenSizes(total: total, target: fanout.leaf - fanout.leaf / 8, capacity: fanout.leaf)
+        var level: [_Node] = []
+        level.reserveCapacity(leafSizes.count)
+        var start = source.startIndex
+        for size in leafSizes {
+            let end = source.index(start, offsetBy: size)
+            var elements: [Element] = []
+            elements.reserveCapacity(fanout.leaf)
+            elements.append(contentsOf: source[start ..< end])
+            level.append(_Node(leaf: elements))
+            start = end
+        }
+
+        while level.count > 1 {
+            var parents: [_Node] = []
+            parents.reserveCapacity((level.count + fanout.branch - 1) / fanout.branch)
+            var first = 0
+            for size in Self._evenSizes(total: level.count, target: fanout.branch, capacity: fanout.branch) {
+                parents.append(_Node(children: Array(level[first ..< first + size])))
+                first += size
+            }
+            level = parents
+        }
+        root = level[0]
+        _checkInvariants()
+    }
+
+    /// The sizes of the groups of one level of a bulk build, which together hold `total`
+    /// items: as many groups as it takes to hold at most `target` items each, spread so
+    /// that any two sizes differ by at most one.
+    ///
+    /// Every size is at most `capacity` and, with two groups or more, at least
+    /// `capacity / 2`: when groups of at most `target` items would be smaller than that
+    /// (a total just above `target`), the groups are filled up to `capacity` instead.
+    ///
+    /// - Precondition: `capacity / 2 <= target <= capacity` and `total > 0`.
+    private static func _evenSizes(total: Int, target: Int, capacity: Int) -> [Int] {
+        var groups = (total + target - 1) / target
+        if groups > 1 && total / groups < capacity / 2 {
+            groups = (total + capacity - 1) / capacity
+        }
+        let base = total / groups, extra = total % groups
+        return (0 ..< groups).map { $0 < extra ? base + 1 : base }
+    }
+
+    /// The number of elements in the tree.
+    ///
+    /// - Complexity: O(1)
+    var count: Int { root?.count ?? 0 }
+
+    /// Whether the tree holds no elements.
+    ///
+    /// - Complexity: O(1)
+    var isEmpty: Bool { root == nil }
+
+    /// The element at `position`.
+    ///
+    /// Setting replaces the element in place, copying first the nodes on the path that
+    /// are shared with another copy of the tree.
+    ///
+    /// - Precondition: `0 <= position < count`.
+    /// - Complexity: O(log *n*)
+    subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < count, "_CountedBTree position out of range")
+            var node = root.unsafelyUnwrapped
+            var offset = position
+            while !node.isLeaf {
+                node = node.children[node.slot(containing: &offset)]
+            }
+            return node.elements[offset]
+        }
+        set {
+            precondition(position >= 0 && position < count, "_CountedBTree position out of range")
+            _makeRootUnique()
+            root.unsafelyUnwrapped.replace(at: position, with: newValue)
+            _checkInvariants()
+        }
+    }
+
+    /// Returns the first position whose element belongs in the second partition, or
+    /// `count` if there is none.
+    ///
+    /// The tree must be partitioned by the predicate: every element for which it returns
+    /// `false` comes before every element for which it returns `true`. The search descends
+    /// once from the root, binary-searching the first elements of the children of each
+    /// branch and then the elements of one leaf.
+    ///
+    /// When the tree is not partitioned (an inconsistent predicate), the result is still a
+    /// position in `0 ... count`, though not a meaningful one.
+    ///
+    /// - Complexity: O(log *n*) calls to the predicate.
+    func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        guard var node = root else { return 0 }
+        var offset = 0
+        // Once we descend into a child, its first element is known to be in the first
+        // partition, so the searches below start past it.
+        var low = 0
+        while !node.isLeaf {
+            var high = node.children.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if try belongsInSecondPartition(node.children[middle].firstElement) {
+                    high = middle
+                } else {
+                    low = middle + 1
+                }
+            }
+            // Every child before `low` starts in the first partition; the boundary lies
+            // inside child `low - 1` or at its end.
+            if low == 0 { return offset }
+            for slot in 0 ..< low - 1 { offset += node.childCounts[slot] }
+            node = node.children[low - 1]
+            low = 1
+        }
+        var high = node.elements.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if try belongsInSecondPartition(node.elements[middle]) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return offset + low
+    }
+
+    /// Makes `root` uniquely referenced, copying the root node if it is shared.
+    mutating func _makeRootUnique() {
+        if !isKnownUniquelyReferenced(&root) {
+            root = _Node(copying: root.unsafelyUnwrapped)
+        }
+    }
+
+    /// Checks every structural invariant of the tree and stops the program if one fails.
+    ///
+    /// Compiled only with `-DLIST_INTERNAL_CHECKS`; otherwise it does nothing.
+    ///
+    /// - Complexity: O(number of nodes) with checks on, O(1) otherwise.
+    func _checkInvariants() {
+        #if LIST_INTERNAL_CHECKS
+        precondition(fanout.leaf >= 4 && fanout.branch >= 4, "Node capacities must be at least 4")
+        guard let root else { return }
+        if root.isLeaf {
+            precondition(!root.elements.isEmpty, "A root leaf must not be empty")
+        } else {
+            precondition(root.children.count >= 2, "A root branch must have at least two children")
+        }
+        var leafDepth: Int? = nil
+        root._checkInvariants(depth: 0, isRoot: true, fanout: fanout, leafDepth: &leafDepth)
+        #endif
+    }
+}
+
+extension _CountedBTree {
+    /// The capacities of the nodes of a tree.
+    struct _Fanout: Hashable, Sendable {
+        /// The most elements a leaf holds; the fewest a non-root leaf holds is half of it.
+        var leaf: Int
+        /// The most children a branch holds; the fewest a non-root branch holds is half of it.
+        var branch: Int
+
+        /// Capacities sized so that a leaf's elements span a few kilobytes.
+        ///
+        /// Small elements get 128 per leaf; large ones get fewer, but never under 16.
+        static var `default`: _Fanout {
+            let stride = Swift.max(1, MemoryLayout<Element>.stride)
+            return _Fanout(leaf: Swift.min(128, Swift.max(16, 4096 / stride)), branch: 64)
+        }
+    }
+}
+
+extension _CountedBTree {
+    /// A node of the tree: a leaf that holds elements, or a branch that holds children.
+    ///
+    /// A node is mutated only through a reference that is known to be unique (see
+    /// ``_CountedBTree/_makeRootUnique()`` and ``uniqueChild(at:)``). A node reachable from
+    /// more than one tree value or iterator is never mutated; it is copied first.
+    final class _Node {
+        /// The number of elements in this subtree.
+        var count: Int
+        /// The elements of a leaf, in order; empty in a branch.
+        var elements: [Element]
+        /// The children of a branch, in order; empty in a leaf.
+        var children: [_Node]
+        /// `childCounts[i] == children[i].count`, kept here so that a descent scans one
+        /// contiguous array instead of touching every child.
+        var childCounts: [Int]
+        /// Whether this node is a leaf. Fixed for the lifetime of the node.
+        let isLeaf: Bool
+
+        /// Creates a leaf that holds `elements`.
+        init(leaf elements: [Element]) {
+            self.count = elements.count
+            self.elements = elements
+            self.children = []
+            self.childCounts = []
+            self.isLeaf = true
+        }
+
+        /// Creates a branch whose children are `children`.
+        init(children: [_Node]) {
+            let childCounts = children.map(\.count)
+            self.count = childCounts.reduce(0, +)
+            self.elements = []
+            self.children = children
+            self.childCounts = childCounts
+            self.isLeaf = false
+        }
+
+        /// Creates a branch from children whose counts are already known.
+        init(children: [_Node], childCounts: [Int], count: Int) {
+            self.count = count
+            self.elements = []
+            self.children = children
+            self.childCounts = childCounts
+            self.isLeaf = false
+        }
+
+        /// Creates a shallow copy of `node`: the arrays are shared (copy-on-write), and so
+        /// are the children.
+        init(copying node: _Node) {
+            self.count = node.count
+            self.elements = node.elements
+            self.children = node.children
+            self.childCounts = node.childCounts
+            self.isLeaf = node.isLeaf
+        }
+
+        /// The number of elements (leaf) or children (branch) held directly by this node.
+        var width: Int { isLeaf ? elements.count : children.count }
+
+        /// The first element of this subtree.
+        var firstElement: Element {
+            var node = self
+            while !node.isLeaf { node = node.children[0] }
+            return node.elements[0]
+        }
+
+        /// Returns the child that holds position `offset` of this branch's subtree, and turns
+        /// `offset` into a position within that child.
+        ///
+        /// - Precondition: `0 <= offset < count`.
+        func slot(containing offset: inout Int) -> Int {
+            var slot = 0
+            while offset >= childCounts[slot] {
+                offset -= childCounts[slot]
+                slot += 1
+            }
+            return slot
+        }
+
+        /// Returns the child into which an element inserted at position `offset` of this
+        /// branch's subtree goes, and turns `offset` into a position within that child.
+        /// A position between two children goes to the end of the left one.
+        ///
+        /// - Precondition: `0 <= offset <= count`.
+        func slot(forInsertionAt offset: inout Int) -> Int {
+            var slot = 0
+            while offset > childCounts[slot] {
+                offset -= childCounts[slot]
+                slot += 1
+            }
+            return slot
+        }
+
+        /// Returns the child at `slot`, first replacing it by a copy if it is shared.
+        ///
+        /// - Precondition: this node is itself uniquely referenced (or a fresh copy).
+        func uniqueChild(at slot: Int) -> _Node {
+            if !isKnownUniquelyReferenced(&children[slot]) {
+                children[slot] = _Node(copying: children[slot])
+            }
+            return children[slot]
+        }
+
+        #if LIST_INTERNAL_CHECKS
+        /// Checks the invariants of this subtree; see ``_CountedBTree/_checkInvariants()``.
+        func _checkInvariants(depth: Int, isRoot: Bool, fanout: _Fanout, leafDepth: inout Int?) {
+            if isLeaf {
+                precondition(children.isEmpty && childCounts.isEmpty, "A leaf must not have children")
+                precondition(count == elements.count, "A leaf's count must equal its number of elements")
+                precondition(elements.count <= fanout.leaf, "A leaf must not exceed its capacity")
+                precondition(isRoot || elements.count >= fanout.leaf / 2, "A non-root leaf must be at least half full")
+                if let leafDepth {
+                    precondition(leafDepth == depth, "All leaves must be at the same depth")
+                } else {
+                    leafDepth = depth
+                }
+                return
+            }
+            precondition(elements.isEmpty, "A branch must not hold elements")
+            precondition(children.count == childCounts.count, "A branch must have one count per child")
+            precondition(children.count <= fanout.branch, "A branch must not exceed its capacity")
+            precondition(isRoot || children.count >= fanout.branch / 2, "A non-root branch must be at least half full")
+            var total = 0
+            for slot in 0 ..< children.count {
+                let child = children[slot]
+                precondition(child.count == childCounts[slot], "A branch's child count must match the child")
+                child._checkInvariants(depth: depth + 1, isRoot: false, fanout: fanout, leafDepth: &leafDepth)
+                total += childCounts[slot]
+            }
+            precondition(count == total, "A branch's count must be the sum of its children's counts")
+        }
+        #endif
+    }
+}
+
+// Nodes are mutated only through references proven unique by `isKnownUniquelyReferenced`
+// (the tree's root, or a child slot of a node that is itself unique). A node that is
+// reachable from two tree values, from an iterator, or from any other thread is by
+// definition not uniquely referenced, so it is never mutated again: it is copied before
+// any change. Shared nodes are therefore immutable, and passing them between threads is
+// as safe as passing the `Element` values they contain.
+extension _CountedBTree._Node: @unchecked Sendable where Element: Sendable {}
+
+extension _CountedBTree: Sendable where Element: Sendable {}
