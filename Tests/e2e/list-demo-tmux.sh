@@ -8,8 +8,9 @@
 # Checks: plain frames carry no escape codes; the first screen shows rows sorted by
 # score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
-# `s` re-sorts by name and back; `q`, Ctrl-C, SIGTERM and a crash each leave the
-# alternate screen and restore the terminal modes (icanon, echo, isig).
+# `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM and a
+# crash each leave the alternate screen and restore the terminal modes (icanon,
+# echo, isig).
 # Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
 # is not installed.
 set -euo pipefail
@@ -107,6 +108,15 @@ count_at_least() { local count; count=$(row_count); [[ -n $count && $count -ge $
 screen_has() { screen | grep -qF -- "$1"; }
 screen_lacks() { ! screen | grep -qF -- "$1"; }
 is_alternate() { [[ $(alternate_on) == "$1" ]]; }
+# resized_to ROWS COLUMNS : header on the first row, status on the last, nothing wider.
+resized_to() {
+    local text
+    text=$(screen)
+    [[ $(wc -l <<<"$text") -eq $1 ]] || return 1
+    sed -n 1p <<<"$text" | grep -q '#  Player' || return 1
+    sed -n "$1p" <<<"$text" | grep -Eq '^ v[0-9]+ · ' || return 1
+    [[ $(wc -L <<<"$text") -le $2 ]]
+}
 
 # check_restored RC-PATTERN : the demo exited with a matching status, the alternate
 # screen is left and canonical mode, echo and signals are back on.
@@ -159,6 +169,10 @@ keys s g
 wait_for 5 screen_has "by score" || fail "s did not switch back to score order"
 wait_for 10 rows_check score || fail "after s again, the rows are not sorted by score"
 ok "s again re-sorts by score"
+
+tmux -L "$socket" resize-window -t "$session" -x 70 -y 12
+wait_for 10 resized_to 12 70 || fail "after resizing to 70×12 the screen was not redrawn to fit"
+ok "resize: redrawn for 70×12"
 
 keys q
 check_restored 0

@@ -29,7 +29,11 @@ enum LeaderboardProgram {
         let feed: [FeedEvent]
         do {
             if let path = options.fixturePath {
-                fixtures = try FixtureDirectory.locate(environment: [FixtureDirectory.environmentVariable: path])
+                do {
+                    fixtures = try FixtureDirectory.locate(environment: [FixtureDirectory.environmentVariable: path])
+                } catch {
+                    fail("--fixture \(path): no leaderboard/players.json in that folder (give the Fixtures folder)")
+                }
             } else {
                 fixtures = try FixtureDirectory.locate()
             }
