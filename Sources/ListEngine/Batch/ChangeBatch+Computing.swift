@@ -12,6 +12,10 @@ extension ChangeBatch {
     /// - Complexity: for `.ids`, O(*k* log *n*) comparisons for *k* touched ids and *n*
     ///   rows — independent of the rest of the list. For `.all`, O(*n* log *n*).
     static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>) -> Self {
+        // From or to an empty list, every row is an insertion or a deletion.
+        if old.isEmpty || new.isEmpty {
+            return ChangeBatch(old: old, new: new, deletions: Array(old.indices), insertions: Array(new.indices), moves: [], reloads: [])
+        }
         switch touched {
         case .all: return _computeFull(from: old, to: new)
         case .ids(let ids): return _computeIncremental(from: old, to: new, touched: ids)
@@ -62,24 +66,71 @@ extension ChangeBatch {
         return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
     }
 
+    /// Compares two whole snapshots.
+    ///
+    /// Rows are first paired by one merge walk of the two snapshots in row order: a
+    /// refresh or re-sort usually leaves most rows in the same relative place, and a row
+    /// found in both at the same point of the walk needs no hashing. Only the rows the
+    /// walk leaves unpaired are matched by id through a dictionary. The rows that stay
+    /// are a longest increasing subsequence of old offsets in new order.
+    ///
+    /// - Complexity: O(*n* + *m*) comparisons, O(*u*) hashes for the *u* rows the walk
+    ///   leaves unpaired, and O(*n* log *n*) for the subsequence.
     private static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>) -> Self {
-        let oldRows = Array(old)
-        var oldOffsets = [Item.ID: Int](minimumCapacity: oldRows.count)
-        for (offset, item) in oldRows.enumerated() { oldOffsets[item.id] = offset }
-        var survives = [Bool](repeating: false, count: oldRows.count)
-        var insertions: [Int] = [], reloads: [Int] = []
-        var survivors: [(old: Int, new: Int)] = []
-        survivors.reserveCapacity(min(oldRows.count, new.count))
-        for (offset, item) in new.enumerated() {
-            if let source = oldOffsets[item.id] {
-                survives[source] = true
-                survivors.append((source, offset))
-                if oldRows[source] != item { reloads.append(offset) }
-            } else {
-                insertions.append(offset)
+        let oldRows = Array(old), newRows = Array(new)
+        let less = new._storage.areInIncreasingOrder
+        var sourceOfNew = [Int](repeating: -1, count: newRows.count)
+        var survivesOld = [Bool](repeating: false, count: oldRows.count)
+        var unpairedOld: [Int] = [], unpairedNew: [Int] = []
+        oldRows.withUnsafeBufferPointer { oldRows in
+            newRows.withUnsafeBufferPointer { newRows in
+                var i = 0, j = 0
+                while i < oldRows.count && j < newRows.count {
+                    if less(oldRows[i], newRows[j]) {
+                        unpairedOld.append(i)
+                        i += 1
+                    } else if less(newRows[j], oldRows[i]) {
+                        unpairedNew.append(j)
+                        j += 1
+                    } else {
+                        if oldRows[i].id == newRows[j].id {
+                            sourceOfNew[j] = i
+                            survivesOld[i] = true
+                        } else {
+                            unpairedOld.append(i)
+                            unpairedNew.append(j)
+                        }
+                        i += 1
+                        j += 1
+                    }
+                }
+                unpairedOld.append(contentsOf: i ..< oldRows.count)
+                unpairedNew.append(contentsOf: j ..< newRows.count)
             }
         }
-        let deletions = survives.indices.filter { !survives[$0] }
+        if !unpairedOld.isEmpty && !unpairedNew.isEmpty {
+            var oldOffsets = [Item.ID: Int](minimumCapacity: unpairedOld.count)
+            for offset in unpairedOld { oldOffsets[oldRows[offset].id] = offset }
+            for offset in unpairedNew {
+                if let source = oldOffsets[newRows[offset].id] {
+                    sourceOfNew[offset] = source
+                    survivesOld[source] = true
+                }
+            }
+        }
+
+        var insertions: [Int] = [], reloads: [Int] = []
+        var survivors: [(old: Int, new: Int)] = []
+        survivors.reserveCapacity(min(oldRows.count, newRows.count))
+        for (offset, source) in sourceOfNew.enumerated() {
+            if source < 0 {
+                insertions.append(offset)
+            } else {
+                survivors.append((source, offset))
+                if oldRows[source] != newRows[offset] { reloads.append(offset) }
+            }
+        }
+        let deletions = survivesOld.indices.filter { !survivesOld[$0] }
         let kept = _longestIncreasingSubsequenceMask(survivors.map(\.old))
         var moves: [ListMove] = []
         for (survivor, isKept) in zip(survivors, kept) where !isKept {

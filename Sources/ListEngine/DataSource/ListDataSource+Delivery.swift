@@ -71,7 +71,8 @@ extension ListDataSource {
                 switch command {
                 case .add(let items):
                     _working.storage.add(contentsOf: items)
-                    touched = Self._touching(touched, items.lazy.map(\.id))
+                    // From an empty list every row is an insertion: no need to collect ids.
+                    touched = _working.published.isEmpty ? .all : Self._touching(touched, items.lazy.map(\.id))
                 case .remove(let ids):
                     for id in ids { _working.storage.remove(id: id) }
                     touched = Self._touching(touched, ids)
@@ -79,8 +80,7 @@ extension ListDataSource {
                     _working.storage.removeAll()
                     touched = .all
                 case .replaceAll(let items):
-                    _working.storage.removeAll(notIn: Set(items.lazy.map(\.id)))
-                    _working.storage.add(contentsOf: items)
+                    _working.storage.replaceAll(with: items)
                     touched = .all
                 case .sort(let comparator):
                     _ = _working.storage.sort(by: comparator)

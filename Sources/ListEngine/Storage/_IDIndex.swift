@@ -16,11 +16,44 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
 
     /// Builds the index from items with distinct ids.
     ///
-    /// - Complexity: O(*n* log *n*) integer comparisons for the hash sort, O(*n*) to build.
-    init<S: Sequence>(uniqueItems items: S) where S.Element == Item {
-        var list = items.map { _IDEntry(hash: $0.id.hashValue, item: $0) }
-        list.sort { $0.hash < $1.hash }
-        entries = _CountedBTree(list)
+    /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
+    init<C: Collection>(uniqueItems items: C) where C.Element == Item {
+        guard let index = Self(distinctItems: Array(items)) else {
+            preconditionFailure("_IDIndex(uniqueItems:) was given an id twice")
+        }
+        self = index
+    }
+
+    /// Builds the index from items, or returns `nil` when two items share an id.
+    ///
+    /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
+    init?(distinctItems items: [Item]) {
+        var slots = [_HashSlot]()
+        slots.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            slots.append(_HashSlot(hash: item.id.hashValue, index: index))
+        }
+        _sortByHash(&slots)
+        // Equal ids have equal hashes, so a repeated id sits in a run of equal hashes.
+        var runStart = 0
+        for position in slots.indices.dropFirst() {
+            if slots[position].hash != slots[runStart].hash {
+                runStart = position
+                continue
+            }
+            let id = items[slots[position].index].id
+            for earlier in runStart ..< position where items[slots[earlier].index].id == id {
+                return nil
+            }
+        }
+        self.init(sortedEntries: slots.map { _IDEntry(hash: $0.hash, item: items[$0.index]) })
+    }
+
+    /// Builds the index from entries with distinct ids, already ordered by hash.
+    ///
+    /// - Complexity: O(*n*).
+    init<C: Collection>(sortedEntries: C) where C.Element == _IDEntry<Item> {
+        entries = _CountedBTree(sortedEntries)
     }
 
     var count: Int { entries.count }

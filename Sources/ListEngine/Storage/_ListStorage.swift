@@ -16,6 +16,13 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
         areInIncreasingOrder = comparator
     }
 
+    /// Storage made of rows and an id index that hold the same items.
+    init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: @escaping Comparator) {
+        self.rows = rows
+        self.ids = ids
+        areInIncreasingOrder = comparator
+    }
+
     var count: Int { rows.count }
 
     subscript(position: Int) -> Item { rows[position] }
@@ -94,25 +101,13 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list.
     mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
-        if rows.isEmpty, let bulk = Self.distinctIDs(items) {
-            var sorted = bulk
-            sorted.sort(by: areInIncreasingOrder)  // stable: ties keep arrival order
-            rows = _CountedBTree(sorted)
-            ids = _IDIndex(uniqueItems: sorted)
-            _checkInvariants()
+        let items = Array(items)
+        if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder) {
+            self = built.storage
             return
         }
         for item in items { add(item) }
         _checkInvariants()
-    }
-
-    /// The items as an array when their ids are pairwise distinct, else `nil`.
-    private static func distinctIDs<S: Sequence>(_ items: S) -> [Item]? where S.Element == Item {
-        let array = Array(items)
-        guard array.count > 1 else { return array }
-        var seen = Set<Item.ID>(minimumCapacity: array.count)
-        for item in array where !seen.insert(item.id).inserted { return nil }
-        return array
     }
 
     /// Removes the row with `id`. Returns whether it was present.
