@@ -223,6 +223,21 @@ import Testing
         #expect(!screen.cells[0][0].style.isReversed)
     }
 
+    @Test func aClosedRendererWritesNothing() async {
+        let source = RecordedSource(rows(5))
+        let output = OutputBuffer()
+        let renderer = makeRenderer(output)
+        for batch in await source.batches() { renderer.render(batch) }
+        #expect(!output.take().isEmpty)
+        renderer.close()
+        source.source.add(TestRow(id: 9, key: -1))
+        for batch in await source.batches() { renderer.render(batch) }
+        renderer.moveSelection(by: 1)
+        renderer.redraw()
+        #expect(output.take().isEmpty)
+        #expect(renderer.viewport.count == 6, "the state still follows the batches")
+    }
+
     @Test func visibleRowsAreReportedWhenTheyChange() async {
         let source = RecordedSource(rows(50))
         let renderer = makeRenderer(OutputBuffer())

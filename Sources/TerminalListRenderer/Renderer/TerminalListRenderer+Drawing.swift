@@ -9,6 +9,8 @@ extension TerminalListRenderer {
         let report = _state.withLock { state -> (visible: Range<Int>, count: Int)? in
             change(&state)
             switch state.mode {
+            case _ where state.isClosed:
+                break
             case .ansi:
                 let frame = state._buildFrame(formatRow: _formatRow)
                 var bytes: [UInt8] = []

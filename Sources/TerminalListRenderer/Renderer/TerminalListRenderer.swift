@@ -57,6 +57,8 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         /// What the screen shows (ANSI mode), or `nil` when it must be drawn in full.
         var screen: [[ScreenCell]]?
         var framesWritten = 0
+        /// Set by ``TerminalListRenderer/close()``: nothing more is written.
+        var isClosed = false
         var lastReportedRows: (visible: Range<Int>, count: Int)?
     }
 
@@ -171,6 +173,14 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     /// Writes the current frame in plain mode (whatever the plain frame policy); the same
     /// as ``redraw()`` in ANSI mode.
     public func writeFrame() { redraw() }
+
+    /// Stops writing for good: later batches and calls still update the state, but write
+    /// nothing. Returns after any update in progress has been written, so a program can
+    /// close the renderer and then restore the terminal without a late update landing
+    /// on the restored screen.
+    public func close() {
+        _state.withLock { $0.isClosed = true }
+    }
 
     /// How many plain frames or ANSI updates have been written.
     public var framesWritten: Int { _state.withLock { $0.framesWritten } }

@@ -4,8 +4,11 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case character(Character)
     /// Ctrl plus a letter, as the lowercase letter: Ctrl-C is `.control("c")`.
     case control(Character)
+    /// An arrow key.
     case up, down, left, right
+    /// A navigation key.
     case pageUp, pageDown, home, end
+    /// An editing key; `escape` is a lone ESC with nothing after it in the same read.
     case enter, tab, backspace, delete, escape
 
     public var description: String {

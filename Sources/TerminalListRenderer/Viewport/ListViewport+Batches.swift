@@ -9,7 +9,10 @@ extension ListViewport {
     /// - Complexity: O(*k* log *k*) for *k* changed rows, plus O(*h*) binary searches
     ///   for a height of *h*; independent of the length of the list.
     public mutating func apply(_ batch: ChangeBatch<Item>) {
-        defer { _normalize() }
+        defer {
+            _normalize()
+            _checkInvariants()
+        }
         guard let current = snapshot, !(batch.old.version == 0 && batch.old.isEmpty) else {
             let previousID = selectedID
             snapshot = batch.new

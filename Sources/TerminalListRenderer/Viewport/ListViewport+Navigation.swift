@@ -29,6 +29,7 @@ extension ListViewport {
         guard count > 0 else { return }
         selection = 0
         top = 0
+        _checkInvariants()
     }
 
     /// Selects the last row and scrolls to the bottom (showing the trailing row, if any).
@@ -61,6 +62,7 @@ extension ListViewport {
     public mutating func scroll(toTop offset: Int) {
         top = offset
         _clampTop()
+        _checkInvariants()
     }
 
     /// Changes the number of visible rows, keeping the top row and the selection in view.
@@ -79,11 +81,13 @@ extension ListViewport {
         hasTrailingRow = shown
         if shown && wasAtBottom && top + height <= count { top += 1 }
         _clampTop()
+        _checkInvariants()
     }
 
     /// Scrolls as little as possible to make the selection visible; when the last item
     /// is selected, the trailing row is shown too.
     mutating func _revealSelection() {
+        defer { _checkInvariants() }
         guard let selection, height > 0 else { return }
         if selection < top { top = selection }
         var bottom = selection

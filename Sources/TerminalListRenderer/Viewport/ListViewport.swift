@@ -73,4 +73,15 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     mutating func _clampTop() {
         top = min(max(0, top), _maxTop)
     }
+
+    /// Traps unless the viewport is consistent: `top` in range, a selection exactly when
+    /// there are items, and inside the list. Does work only with `LIST_INTERNAL_CHECKS`.
+    func _checkInvariants() {
+        #if LIST_INTERNAL_CHECKS
+        precondition(height >= 0, "viewport height \(height) is negative")
+        precondition(top >= 0 && top <= _maxTop, "viewport top \(top) outside 0...\(_maxTop)")
+        precondition((selection == nil) == (count == 0), "selection \(String(describing: selection)) with \(count) rows")
+        if let selection { precondition(selection < count, "selection \(selection) beyond \(count) rows") }
+        #endif
+    }
 }

@@ -7,6 +7,7 @@ extension VirtualScreen {
     public mutating func feed(_ bytes: some Sequence<UInt8>) {
         for byte in bytes { _consume(byte) }
         _flushText()
+        _checkInvariants()
     }
 
     /// Interprets text written to the terminal (its UTF-8 bytes).

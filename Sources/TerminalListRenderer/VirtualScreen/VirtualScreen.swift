@@ -76,6 +76,7 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
         cells = grid
         savedMainScreen = nil
         cursor = Position(row: min(cursor.row, max(0, rows - 1)), column: min(cursor.column, max(0, columns - 1)))
+        _checkInvariants()
     }
 
     /// The text of a row: its cells' text, trailing spaces removed.
@@ -91,6 +92,25 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
 
     /// The rows as text, one per line.
     public var description: String { textLines.joined(separator: "\n") }
+
+    /// Traps unless the grid is `rows` × `columns`, every continuation cell follows a
+    /// wide cell in the same style, every wide cell is followed by one, and the cursor is
+    /// on the screen. Does work only with `LIST_INTERNAL_CHECKS`.
+    func _checkInvariants() {
+        #if LIST_INTERNAL_CHECKS
+        precondition(cells.count == rows, "\(cells.count) rows of cells for a screen of \(rows)")
+        for (row, line) in cells.enumerated() {
+            precondition(line.count == columns, "row \(row) has \(line.count) cells for \(columns) columns")
+            for (column, cell) in line.enumerated() where cell.width == 2 {
+                precondition(column + 1 < columns && line[column + 1].isContinuation, "wide cell at \(row),\(column) without its right half")
+            }
+            for (column, cell) in line.enumerated() where cell.isContinuation {
+                precondition(column > 0 && line[column - 1].width == 2, "right half at \(row),\(column) without a wide cell")
+            }
+        }
+        precondition(rows == 0 || (cursor.row < rows && cursor.column <= columns), "cursor \(cursor) off a \(columns)×\(rows) screen")
+        #endif
+    }
 
     static func _blankGrid(rows: Int, columns: Int, style: TextStyle) -> [[ScreenCell]] {
         let blank = ScreenCell(text: " ", style: TextStyle(background: style.background))

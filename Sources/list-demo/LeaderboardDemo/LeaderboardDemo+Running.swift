@@ -75,14 +75,21 @@ enum LeaderboardProgram {
         )
         let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
         do {
+            // Closing the renderer first means no update lands after the terminal is restored.
             try session.start(
                 onKey: { key in
                     if demo.handle(key) == .quit {
+                        renderer.close()
                         session.restore()
                         exit(0)
                     }
                 },
-                onResize: { size in renderer.resize(to: size) }
+                onResize: { size in renderer.resize(to: size) },
+                onTerminationSignal: { signal in
+                    renderer.close()
+                    session.restore()
+                    exit(128 + signal)
+                }
             )
         } catch {
             fail("\(error)")
