@@ -10,7 +10,7 @@
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
 # `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM and a
 # crash each leave the alternate screen and restore the terminal modes (icanon,
-# echo, isig).
+# echo, isig); NO_COLOR=1 removes the colours.
 # Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
 # is not installed.
 set -euo pipefail
@@ -70,12 +70,12 @@ wait_for() {
     done
 }
 
-# start NAME ARGS... : runs the demo in a fresh 100×24 pane.
+# start NAME ARGS... : runs the demo in a fresh 100×24 pane (with $extra_env, if set).
 start() {
     session=$1; shift
     rm -f "$tmp/pid"
     tmux -L "$socket" new-session -d -s "$session" -x 100 -y 24 \
-        "cd '$root' && SWIFT_BACKTRACE=interactive=no,color=no '$tmp/run.sh' '$tmp/pid' '$demo' $*"
+        "cd '$root' && env ${extra_env:-} SWIFT_BACKTRACE=interactive=no,color=no '$tmp/run.sh' '$tmp/pid' '$demo' $*"
     wait_for 10 test -s "$tmp/pid" || fail "$session: the demo did not start"
 }
 
@@ -108,6 +108,19 @@ count_at_least() { local count; count=$(row_count); [[ -n $count && $count -ge $
 screen_has() { screen | grep -qF -- "$1"; }
 screen_lacks() { ! screen | grep -qF -- "$1"; }
 is_alternate() { [[ $(alternate_on) == "$1" ]]; }
+# sgr_used colors|reverse : whether the screen (with attributes, capture-pane -e) uses
+# any foreground or background colour, or reverse video.
+sgr_used() {
+    tmux -L "$socket" capture-pane -e -p -t "$session" | python3 -c '
+import re, sys
+codes = set()
+for params in re.findall(r"\x1b\[([0-9;]*)m", sys.stdin.read()):
+    codes.update(int(p) for p in params.split(";") if p)
+wanted = {7} if sys.argv[1] == "reverse" else set(range(30, 38)) | set(range(40, 48)) | set(range(90, 98)) | set(range(100, 108)) | {38, 48}
+sys.exit(0 if codes & wanted else 1)
+' "$1"
+}
+has_colors() { sgr_used colors; }
 # resized_to ROWS COLUMNS : header on the first row, status on the last, nothing wider.
 resized_to() {
     local text
@@ -141,6 +154,7 @@ ok "Loading… row while the first page loads"
 wait_for 15 rows_check score || fail "the first screen does not show rows sorted by score"
 wait_for 5 count_at_least 50 || fail "the first page did not arrive"
 ok "first screen: rows sorted by score, $(row_count) rows loaded"
+has_colors || fail "the screen shows no colours"
 first_count=$(row_count)
 
 keys G
@@ -178,9 +192,12 @@ keys q
 check_restored 0
 tmux -L "$socket" kill-session -t "$session"
 
-# --- Ctrl-C, SIGTERM and a crash restore the terminal too --------------------------------
-start ctrl-c --latency 50
+# --- Ctrl-C (with NO_COLOR), SIGTERM and a crash restore the terminal too ---------------
+extra_env="NO_COLOR=1" start ctrl-c --latency 50
 wait_for 10 count_at_least 1 || fail "ctrl-c: no rows"
+! has_colors || fail "NO_COLOR=1: the screen still shows colours"
+sgr_used reverse || fail "NO_COLOR=1: no reversed selection bar"
+ok "NO_COLOR=1: no colours, the selection bar still shows"
 keys C-c
 check_restored 0
 tmux -L "$socket" kill-session -t "$session"
