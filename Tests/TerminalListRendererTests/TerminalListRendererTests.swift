@@ -223,6 +223,37 @@ import Testing
         #expect(!screen.cells[0][0].style.isReversed)
     }
 
+    @Test func scrollingByOneRowScrollsTheTerminalInsteadOfRewritingEveryRow() async {
+        let source = RecordedSource(rows(100))
+        let output = OutputBuffer()
+        let size = TerminalSize(rows: 20, columns: 40)
+        let renderer = makeRenderer(output, size: size, header: "Rows")
+        for batch in await source.batches() { renderer.render(batch) }
+        renderer.moveSelection(by: 17)
+        var screen = VirtualScreen(rows: size.rows, columns: size.columns)
+        screen.feed(output.take())
+        renderer.moveSelection(by: 1)  // past the last visible row: the list scrolls by one
+        let update = output.take()
+        let text = String(decoding: update, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}[2;19r\u{1B}[1S\u{1B}[r"), "\(text.debugDescription)")
+        let rowsWritten = text.filter { $0 == "H" }.count
+        #expect(rowsWritten <= 3, "the row that lost the selection, the new last row and the status line: \(text.debugDescription)")
+        screen.feed(update)
+        #expect(screen.text(ofRow: 18) == "row 18 p0")
+        #expect(screen.text(ofRow: 1) == "row 1 p0")
+        #expect(screen.anomalies.isEmpty)
+        print("bytes to scroll a 40×20 list by one row: \(update.count)")
+
+        // Scrolling up by one goes the other way.
+        renderer.scroll(toTop: 0)
+        _ = output.take()
+        renderer.selectFirst()
+        renderer.scroll(toTop: 3)
+        _ = output.take()
+        renderer.scroll(toTop: 2)
+        #expect(String(decoding: output.take(), as: UTF8.self).hasPrefix("\u{1B}[2;19r\u{1B}[1T\u{1B}[r"))
+    }
+
     @Test func aClosedRendererWritesNothing() async {
         let source = RecordedSource(rows(5))
         let output = OutputBuffer()

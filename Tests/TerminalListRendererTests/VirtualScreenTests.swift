@@ -106,6 +106,31 @@ import Testing
         #expect(result.anomalies.count == 7, "\(result.anomalies)")
     }
 
+    @Test func scrollRegionScrollsOnlyItsRows() {
+        var result = screen("a\u{1B}[2;1Hb\u{1B}[3;1Hc\u{1B}[4;1Hd", rows: 4, columns: 3)
+        result.feed("\u{1B}[2;3r")
+        #expect(result.scrollRegion == 1..<3)
+        #expect(result.cursor == .init(row: 0, column: 0))
+        result.feed("\u{1B}[1S")
+        #expect(result.textLines == ["a", "c", "", "d"])
+        result.feed("\u{1B}[T")
+        #expect(result.textLines == ["a", "", "c", "d"])
+        result.feed("\u{1B}[r\u{1B}[2T")
+        #expect(result.scrollRegion == 0..<4)
+        #expect(result.textLines == ["", "", "a", ""])
+        result.feed("\u{1B}[9S")
+        #expect(result.textLines == ["", "", "", ""])
+        #expect(result.anomalies.isEmpty)
+        result.feed("\u{1B}[3;2r")
+        #expect(result.anomalies.count == 1, "an inverted region is ignored and recorded")
+        #expect(result.scrollRegion == 0..<4)
+    }
+
+    @Test func lineFeedAtTheBottomOfTheScrollRegionScrollsIt() {
+        let result = screen("top\u{1B}[2;3r\u{1B}[3;1Hx\ny\u{1B}[4;1Hend", rows: 4, columns: 5)
+        #expect(result.textLines == ["top", "x", "y", "end"])
+    }
+
     @Test func lineFeedAndCarriageReturn() {
         let result = screen("ab\ncd\rX\n\nlast\nscrolled")
         #expect(result.textLines == ["", "last", "scrolled"])

@@ -15,7 +15,9 @@ extension TerminalListRenderer {
                 let frame = state._buildFrame(formatRow: _formatRow)
                 var bytes: [UInt8] = []
                 if let screen = state.screen {
-                    _ScreenEncoder.update(from: screen, to: frame, into: &bytes)
+                    let layout = state._layout
+                    let listArea = layout.headerRows..<(layout.headerRows + layout.listRows)
+                    _ScreenEncoder.update(from: screen, to: frame, scrollRegion: listArea, into: &bytes)
                 } else {
                     _ScreenEncoder.fullRedraw(frame, into: &bytes)
                 }

@@ -22,6 +22,28 @@ enum _ControlSequence {
         bytes.append(0x6D)
     }
 
+    /// CSI t ; b r — scroll region (DECSTBM) over the 0-based rows `rows`; the cursor
+    /// goes to the home position.
+    static func setScrollRegion(_ rows: Range<Int>, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: [0x1B, 0x5B])
+        _appendDecimal(rows.lowerBound + 1, to: &bytes)
+        bytes.append(0x3B)
+        _appendDecimal(rows.upperBound, to: &bytes)
+        bytes.append(0x72)
+    }
+
+    /// CSI n S (scroll up, SU) for a positive `lines`, CSI n T (scroll down, SD) for a
+    /// negative one: the scroll region's rows move, blank rows come in.
+    static func scroll(by lines: Int, into bytes: inout [UInt8]) {
+        precondition(lines != 0, "scrolling by 0 lines")
+        bytes.append(contentsOf: [0x1B, 0x5B])
+        _appendDecimal(lines > 0 ? lines : -lines, to: &bytes)
+        bytes.append(lines > 0 ? 0x53 : 0x54)
+    }
+
+    /// CSI r — the scroll region back to the whole screen; the cursor goes home.
+    static let resetScrollRegion: [UInt8] = Array("\u{1B}[r".utf8)
+
     /// CSI K — erase from the cursor to the end of the line.
     static let eraseToEndOfLine: [UInt8] = Array("\u{1B}[K".utf8)
     /// CSI 2 J — erase the whole screen (the cursor does not move).

@@ -25,12 +25,21 @@ enum _ScreenEncoder {
     /// changed cell (cursor addressing, then the cells, then erase-to-end-of-line when
     /// the rest of the row became blank).
     ///
+    /// When the rows of `scrollRegion` moved up or down together (the viewport scrolled,
+    /// or rows were inserted or removed inside it), the terminal scrolls that region
+    /// first, and only the rows that still differ are written.
+    ///
     /// Unchanged rows cost nothing, so the bytes depend only on what changed on the
     /// screen, never on the size of the list behind it.
     /// - Precondition: `old` and `new` have the same dimensions.
-    /// - Complexity: O(*r* · *c*) cell comparisons.
-    static func update(from old: [[ScreenCell]], to new: [[ScreenCell]], into bytes: inout [UInt8]) {
+    /// - Complexity: O(*r* · *c*) cell comparisons, plus O(*s*²) row hash comparisons
+    ///   for a scroll region of *s* rows.
+    static func update(from old: [[ScreenCell]], to new: [[ScreenCell]], scrollRegion: Range<Int>? = nil, into bytes: inout [UInt8]) {
         precondition(old.count == new.count, "screen update between frames of \(old.count) and \(new.count) rows")
+        var old = old
+        if let scrollRegion {
+            _scrollIfCheaper(&old, to: new, region: scrollRegion, into: &bytes)
+        }
         var current = TextStyle.plain
         for row in new.indices {
             precondition(old[row].count == new[row].count, "screen update between rows of \(old[row].count) and \(new[row].count) columns")

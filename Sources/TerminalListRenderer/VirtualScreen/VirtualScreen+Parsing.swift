@@ -97,6 +97,14 @@ extension VirtualScreen {
             _eraseDisplay(first ?? 0)
         case 0x6D:  // m
             _setGraphicRendition(parameters.map { $0 ?? 0 })
+        case 0x72:  // r
+            let top = parameters.count > 0 ? parameters[0] ?? 1 : 1
+            let bottom = parameters.count > 1 ? parameters[1] ?? rows : rows
+            _setScrollRegion(top: top, bottom: bottom)
+        case 0x53:  // S
+            _scroll(by: max(1, first ?? 1))
+        case 0x54:  // T
+            _scroll(by: -max(1, first ?? 1))
         default:
             anomalies.append(name)
         }

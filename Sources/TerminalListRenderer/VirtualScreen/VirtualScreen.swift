@@ -12,9 +12,11 @@
 ///
 /// It understands: printable UTF-8 text (grapheme clusters, wide characters, zero-width
 /// characters joining the previous cell), CR and LF, cursor position (CSI *r*;*c* H),
-/// erase in line (CSI K, 1 K, 2 K), erase in display (CSI J, 2 J), SGR (CSI … m: reset,
-/// bold, faint, underline, reverse, the sixteen colours and defaults), and the DEC
-/// private modes 1049 (alternate screen), 25 (cursor visibility) and 7 (autowrap).
+/// erase in line (CSI K, 1 K, 2 K), erase in display (CSI J, 2 J), scroll region
+/// (DECSTBM, CSI *t*;*b* r and CSI r), scroll up and down (CSI *n* S, CSI *n* T), SGR
+/// (CSI … m: reset, bold, faint, underline, reverse, the sixteen colours and defaults),
+/// and the DEC private modes 1049 (alternate screen), 25 (cursor visibility) and 7
+/// (autowrap).
 /// Anything else, and text written past the right margin, is recorded in
 /// ``anomalies`` — the renderer never produces those.
 public struct VirtualScreen: Sendable, CustomStringConvertible {
@@ -46,6 +48,8 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
     public internal(set) var isCursorVisible = true
     /// Whether text wraps at the right margin.
     public internal(set) var isAutowrapEnabled = true
+    /// The rows that scroll (DECSTBM): the whole screen unless a region is set.
+    public internal(set) var scrollRegion: Range<Int>
     /// Sequences not understood and text written past the right margin, in order.
     public internal(set) var anomalies: [String] = []
 
@@ -59,6 +63,7 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
         self.rows = rows
         self.columns = columns
         self.cells = Self._blankGrid(rows: rows, columns: columns, style: .plain)
+        self.scrollRegion = 0..<rows
     }
 
     /// Changes the size, keeping the top-left cells (a renderer redraws after a resize).
@@ -74,6 +79,7 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
         rows = newRows
         columns = newColumns
         cells = grid
+        scrollRegion = 0..<newRows
         savedMainScreen = nil
         cursor = Position(row: min(cursor.row, max(0, rows - 1)), column: min(cursor.column, max(0, columns - 1)))
         _checkInvariants()
@@ -109,6 +115,7 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
             }
         }
         precondition(rows == 0 || (cursor.row < rows && cursor.column <= columns), "cursor \(cursor) off a \(columns)×\(rows) screen")
+        precondition(scrollRegion.lowerBound >= 0 && scrollRegion.upperBound <= rows, "scroll region \(scrollRegion) off \(rows) rows")
         #endif
     }
 
@@ -169,12 +176,39 @@ extension VirtualScreen {
     var _erased: ScreenCell { ScreenCell(text: " ", style: TextStyle(background: style.background)) }
 
     mutating func _lineFeed() {
-        if cursor.row + 1 < rows {
+        if cursor.row + 1 == scrollRegion.upperBound {
+            _scroll(by: 1)
+        } else if cursor.row + 1 < rows {
             cursor.row += 1
-        } else {
-            cells.removeFirst()
-            cells.append(Array(repeating: _erased, count: columns))
         }
+    }
+
+    /// Scrolls the scroll region up by `lines` (down when negative); blank rows with the
+    /// current background come in.
+    mutating func _scroll(by lines: Int) {
+        let region = scrollRegion
+        guard !region.isEmpty else { return }
+        let count = min(abs(lines), region.count)
+        let blank = Array(repeating: _erased, count: columns)
+        if lines > 0 {
+            cells.removeSubrange(region.lowerBound..<(region.lowerBound + count))
+            cells.insert(contentsOf: Array(repeating: blank, count: count), at: region.upperBound - count)
+        } else {
+            cells.removeSubrange((region.upperBound - count)..<region.upperBound)
+            cells.insert(contentsOf: Array(repeating: blank, count: count), at: region.lowerBound)
+        }
+    }
+
+    /// DECSTBM: rows `top` through `bottom` (1-based, inclusive) scroll; the cursor goes
+    /// home. An empty or inverted region is ignored, as terminals do.
+    mutating func _setScrollRegion(top: Int, bottom: Int) {
+        let first = max(1, top), last = min(rows, bottom)
+        guard first < last else {
+            anomalies.append("scroll region \(top);\(bottom) on \(rows) rows")
+            return
+        }
+        scrollRegion = (first - 1)..<last
+        cursor = Position(row: 0, column: 0)
     }
 
     mutating func _eraseLine(from start: Int, to end: Int) {
