@@ -5,7 +5,8 @@
 #   Tests/e2e/list-demo-tmux.sh [PATH-TO-list-demo]
 #
 # Without an argument it builds list-demo (swift build) and uses that binary.
-# Checks: plain frames carry no escape codes; the first screen shows rows sorted by
+# Checks: plain frames carry no escape codes; --url reads the fixture HTTP server
+# (Fixtures/server.py) in its three modes; the first screen shows rows sorted by
 # score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
 # `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM and a
@@ -32,6 +33,22 @@ plain=$(cd "$root" && "$demo" --frames 2 --rows 12 --columns 70 --latency 0)
 [[ $plain != *$'\e'* ]] || fail "plain frames contain escape codes"
 [[ $(grep -c '^v[0-9]* · ' <<<"$plain") == 2 ]] || fail "expected 2 plain frames, got: $plain"
 ok "--frames prints plain frames without escape codes"
+
+# --- --url against the fixture HTTP server (plain frames) ------------------------------
+server_out=$(mktemp)
+python3 "$root/Fixtures/server.py" --port 0 >"$server_out" &
+server_pid=$!
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -f "$server_out"; }
+for _ in $(seq 100); do grep -q LISTENING "$server_out" && break; sleep 0.1; done
+server_url=$(sed -n 's/^LISTENING //p' "$server_out")
+[[ -n $server_url ]] || { stop_server; fail "the fixture server did not start"; }
+for mode in pages offset cursor; do
+    frame=$("$demo" --url "$server_url/$mode" --frames 1 --rows 8 --columns 70 --latency 0) || { stop_server; fail "--url $mode: list-demo failed"; }
+    grep -q '^    1  HiddenNinja210 ' <<<"$frame" && grep -q '^v1 · 1/50 · ' <<<"$frame" \
+        || { stop_server; fail "--url $server_url/$mode: unexpected frame: $frame"; }
+done
+stop_server
+ok "--url loads pages from the fixture server in page, offset and cursor mode"
 
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed; the interactive checks of list-demo did not run (apt-get install tmux)"
