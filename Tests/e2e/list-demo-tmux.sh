@@ -145,7 +145,12 @@ resized_to() {
     [[ $(wc -l <<<"$text") -eq $1 ]] || return 1
     sed -n 1p <<<"$text" | grep -q '#  Player' || return 1
     sed -n "$1p" <<<"$text" | grep -Eq '^ v[0-9]+ · ' || return 1
-    [[ $(wc -L <<<"$text") -le $2 ]]
+    python3 -c '
+import sys, unicodedata
+def width(line):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+sys.exit(0 if all(width(line) <= int(sys.argv[1]) for line in sys.stdin.read().splitlines()) else 1)
+' "$2" <<<"$text"
 }
 
 # check_restored RC-PATTERN : the demo exited with a matching status, the alternate
