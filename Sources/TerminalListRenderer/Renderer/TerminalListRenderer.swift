@@ -12,8 +12,11 @@ import Synchronization
 /// In ``TerminalRenderMode/ansi(colors:)`` mode each change is written as the
 /// difference from what the screen shows: only rows whose content changed are
 /// rewritten, each from its first to its last changed cell (cursor addressing, then the
-/// cells, then erase-to-end-of-line when the row got shorter). The whole screen is
-/// drawn only for the first frame, after a resize, and on ``redraw()``. So the bytes a
+/// cells, then erase-to-end-of-line when the row got shorter). When the list rows moved
+/// up or down together (scrolling, or rows inserted or removed on screen), the terminal
+/// scrolls the list area first (a scroll region), so scrolling by one row writes one
+/// row, not a screen. The whole screen is drawn only for the first frame, after a
+/// resize, and on ``redraw()``. So the bytes a
 /// batch costs depend on what changed *on screen*, not on the length of the list: a
 /// one-row update writes the same bytes in a list of 100 rows as in one of 1,000,000,
 /// and rendering reads only the visible rows (O(log *n*) each).
