@@ -1,0 +1,135 @@
+import Foundation
+import ListPagination
+import ListTestSupport
+import Testing
+
+@Suite struct JSONDecodingFailureTests {
+    struct Row: Decodable { var id: String; var score: Int }
+    struct Envelope: Decodable { var data: [Row]; var pagination: Pagination }
+    struct Pagination: Decodable { var page: Int }
+
+    static func failure(_ json: String) -> JSONDecodingFailure? {
+        failure(Data(json.utf8))
+    }
+
+    static func failure(_ data: Data) -> JSONDecodingFailure? {
+        do {
+            _ = try JSONDecodingFailure.decode(Envelope.self, from: data)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aTypeMismatchNamesThePathAndLine() throws {
+        let json = """
+        {"data":[
+        {"id":"a","score":1},
+        {"id":"b","score":"2"}
+        ],"pagination":{"page":1}}
+        """
+        let failure = try #require(Self.failure(json))
+        #expect(failure.path == "data[1].score")
+        #expect(failure.line == 3)
+        #expect(failure.column == 19)
+        #expect(failure.byteOffset == 50)
+        #expect(failure.description.hasPrefix("data[1].score, line 3, column 19"))
+    }
+
+    @Test func aMissingKeyNamesTheKeyAndItsContainer() throws {
+        let failure = try #require(Self.failure(#"{"data":[{"id":"a"}],"pagination":{"page":1}}"#))
+        #expect(failure.path == "data[0].score")
+        #expect(failure.byteOffset == 9)
+        #expect(failure.reason.contains("score"))
+    }
+
+    @Test func aTruncatedDocumentNamesWhereItEnds() throws {
+        let json = #"{"data":[{"id":"a","score":1},{"id":"b"#
+        let failure = try #require(Self.failure(json))
+        #expect(failure.path == "data[1].id")
+        #expect(failure.byteOffset == json.utf8.count)
+        #expect(failure.reason.contains("end of data"))
+    }
+
+    @Test func invalidUTF8IsFoundInsideItsString() throws {
+        var bytes = Array(#"{"data":[{"id":"#.utf8) + [UInt8(ascii: "\"")]
+        let badOffset = bytes.count + 1
+        bytes += [UInt8(ascii: "x"), 0xC3, 0x28, UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "}")]
+        let failure = try #require(Self.failure(Data(bytes)))
+        #expect(failure.path == "data[0].id")
+        #expect(failure.byteOffset == badOffset)
+        #expect(failure.reason.contains("0xC3 0x28"))
+    }
+
+    @Test func anEmptyDocumentFailsAtTheTopLevel() throws {
+        let failure = try #require(Self.failure(""))
+        #expect(failure.path == "")
+        #expect(failure.byteOffset == 0)
+        #expect(failure.line == 1 && failure.column == 1)
+        #expect(failure.description.hasPrefix("top level, line 1, column 1 (byte 0)"))
+    }
+
+    @Test func theWrongTopLevelTypeIsReportedAtByteZero() throws {
+        let failure = try #require(Self.failure(#"  [1, 2]"#))
+        #expect(failure.path == "")
+        #expect(failure.byteOffset == 2)
+    }
+
+    @Test func trailingGarbageIsASyntaxError() throws {
+        let failure = try #require(Self.failure(#"{"data":[],"pagination":{"page":1}} x"#))
+        #expect(failure.byteOffset == 36)
+        #expect(failure.reason.contains("after the end"))
+    }
+
+    @Test func validDocumentsDecode() throws {
+        #expect(Self.failure(#"{"data":[{"id":"\u00e9\"","score":-100}],"pagination":{"page":1}}"#) == nil)
+        #expect(Self.failure(#"{"data":[{"id":"é","score":7}],"pagination":{"page":1}}"#) == nil)
+    }
+
+    // MARK: Property test against Foundation's parser
+
+    /// A random JSON value as text, without `\u` escapes (whose surrogate rules differ
+    /// between parsers and are not what this test is about).
+    static func randomJSON(_ rng: inout SplitMix64, depth: Int = 0) -> String {
+        switch rng.int(in: 0..<(depth > 3 ? 4 : 7)) {
+        case 0: return ["true", "false", "null"][rng.int(in: 0..<3)]
+        case 1: return ["0", "-12", "3.25", "1e5", "-0.5E-3", "42"][rng.int(in: 0..<6)]
+        case 2, 3:
+            let pieces = ["a", "é", "王", "🦊", "\\n", "\\\"", "\\\\", " ", "<b>"]
+            return "\"" + (0..<rng.int(in: 0..<5)).map { _ in pieces[rng.int(in: 0..<pieces.count)] }.joined() + "\""
+        case 4:
+            return "[" + (0..<rng.int(in: 0..<4)).map { _ in randomJSON(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
+        default:
+            let members = (0..<rng.int(in: 0..<4)).map { index in "\"k\(index)\" : \(randomJSON(&rng, depth: depth + 1))" }
+            return "{ " + members.joined(separator: ", ") + "}"
+        }
+    }
+
+    static func foundationAccepts(_ bytes: [UInt8]) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    }
+
+    @Test func scannerAgreesWithFoundationOnDamagedDocuments() {
+        let damage: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","),
+                               UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "x"), UInt8(ascii: "1"), 0xFF, 0xC3, 0x80, 0x0A, 0x01]
+        for seed in UInt64(0)..<1_500 {
+            var rng = SplitMix64(seed: seed)
+            let valid = Array(Self.randomJSON(&rng).utf8)
+            #expect(JSONDecodingFailure(TestFailure(), in: Data(valid)).byteOffset == nil, "seed \(seed): valid document reported broken")
+            var damaged = valid
+            if rng.chance(0.5), !damaged.isEmpty {
+                damaged.removeLast(rng.int(in: 1..<damaged.count + 1))
+            } else if !damaged.isEmpty {
+                damaged[rng.int(in: 0..<damaged.count)] = damage[rng.int(in: 0..<damage.count)]
+            }
+            let failure = JSONDecodingFailure(TestFailure(), in: Data(damaged))
+            let scannerAccepts = failure.byteOffset == nil
+            #expect(scannerAccepts == Self.foundationAccepts(damaged), "seed \(seed): \(String(decoding: damaged, as: UTF8.self)) → \(failure)")
+            if damaged.count < valid.count, !scannerAccepts {
+                // At the end, or at the start of a UTF-8 sequence cut by the end.
+                let offset = failure.byteOffset ?? -1
+                #expect(offset <= damaged.count && offset >= damaged.count - 3, "seed \(seed): a truncated document breaks where it ends, not at \(offset)")
+            }
+        }
+    }
+}
