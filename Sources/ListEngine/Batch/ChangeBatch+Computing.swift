@@ -17,8 +17,14 @@ extension ChangeBatch {
             return ChangeBatch(old: old, new: new, deletions: Array(old.indices), insertions: Array(new.indices), moves: [], reloads: [])
         }
         switch touched {
-        case .all: return _computeFull(from: old, to: new)
-        case .ids(let ids): return _computeIncremental(from: old, to: new, touched: ids)
+        case .all:
+            return _computeFull(from: old, to: new, movable: nil)
+        case .ids(let ids) where ids.count * 16 >= old.count + new.count:
+            // Most of the list is touched: walking both snapshots costs less than
+            // finding each touched row.
+            return _computeFull(from: old, to: new, movable: ids)
+        case .ids(let ids):
+            return _computeIncremental(from: old, to: new, touched: ids)
         }
     }
 
@@ -74,9 +80,14 @@ extension ChangeBatch {
     /// walk leaves unpaired are matched by id through a dictionary. The rows that stay
     /// are a longest increasing subsequence of old offsets in new order.
     ///
+    /// When `movable` is given, only those rows may move: a touched survivor can stay
+    /// only where the number of untouched survivors before it is the same in both
+    /// snapshots, as in the incremental path.
+    ///
     /// - Complexity: O(*n* + *m*) comparisons, O(*u*) hashes for the *u* rows the walk
-    ///   leaves unpaired, and O(*n* log *n*) for the subsequence.
-    private static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>) -> Self {
+    ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
+    ///   subsequence.
+    private static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
         let oldRows = Array(old), newRows = Array(new)
         let less = new._storage.areInIncreasingOrder
         var sourceOfNew = [Int](repeating: -1, count: newRows.count)
@@ -131,10 +142,42 @@ extension ChangeBatch {
             }
         }
         let deletions = survivesOld.indices.filter { !survivesOld[$0] }
-        let kept = _longestIncreasingSubsequenceMask(survivors.map(\.old))
         var moves: [ListMove] = []
-        for (survivor, isKept) in zip(survivors, kept) where !isKept {
-            moves.append(ListMove(from: survivor.old, to: survivor.new))
+        if let movable {
+            // Untouched survivors keep their relative order; count them before each row.
+            var isUntouched = [Bool](repeating: false, count: survivors.count)
+            var untouchedBeforeOld = [Int](repeating: 0, count: oldRows.count + 1)
+            var untouchedOldAt = [Bool](repeating: false, count: oldRows.count)
+            for (index, survivor) in survivors.enumerated() where !movable.contains(newRows[survivor.new].id) {
+                isUntouched[index] = true
+                untouchedOldAt[survivor.old] = true
+            }
+            for offset in oldRows.indices {
+                untouchedBeforeOld[offset + 1] = untouchedBeforeOld[offset] + (untouchedOldAt[offset] ? 1 : 0)
+            }
+            // Survivors are in new order, so a running count gives the new side.
+            var candidates: [(old: Int, new: Int)] = []
+            var untouchedBeforeNew = 0
+            for (index, survivor) in survivors.enumerated() {
+                if isUntouched[index] {
+                    untouchedBeforeNew += 1
+                } else if untouchedBeforeOld[survivor.old] == untouchedBeforeNew {
+                    candidates.append(survivor)
+                } else {
+                    moves.append(ListMove(from: survivor.old, to: survivor.new))
+                }
+            }
+            candidates.sort { $0.old < $1.old }
+            let kept = _longestIncreasingSubsequenceMask(candidates.map(\.new))
+            for (candidate, isKept) in zip(candidates, kept) where !isKept {
+                moves.append(ListMove(from: candidate.old, to: candidate.new))
+            }
+            moves.sort { $0.to < $1.to }
+        } else {
+            let kept = _longestIncreasingSubsequenceMask(survivors.map(\.old))
+            for (survivor, isKept) in zip(survivors, kept) where !isKept {
+                moves.append(ListMove(from: survivor.old, to: survivor.new))
+            }
         }
         return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
     }

@@ -67,15 +67,23 @@ extension ListDataSource {
         _assertOnDiffQueue()
         while let commands = _shared.withLock({ $0.pipeline.takePending() }) {
             var touched: _TouchedRows<Item.ID>? = nil
+            // Consecutive `add` calls are applied as one: adding A then B means adding A + B.
+            var adds: [Item] = []
+            func applyAdds() {
+                guard !adds.isEmpty else { return }
+                _working.storage.add(contentsOf: adds)
+                adds.removeAll()
+            }
             for command in commands {
+                if case .add = command {} else { applyAdds() }
                 switch command {
                 case .add(let items):
-                    _working.storage.add(contentsOf: items)
+                    adds.append(contentsOf: items)
                     // From an empty list every row is an insertion: no need to collect ids.
-                    touched = _working.published.isEmpty ? .all : Self._touching(touched, items.lazy.map(\.id))
+                    if _working.published.isEmpty { touched = .all } else { Self._touch(&touched, items.lazy.map(\.id)) }
                 case .remove(let ids):
                     for id in ids { _working.storage.remove(id: id) }
-                    touched = Self._touching(touched, ids)
+                    Self._touch(&touched, ids)
                 case .removeAll:
                     _working.storage.removeAll()
                     touched = .all
@@ -95,17 +103,21 @@ extension ListDataSource {
                     _resumeAfterDelivery(continuation)
                 }
             }
+            applyAdds()
             _publish(touched)
         }
     }
 
-    private static func _touching(_ touched: _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) -> _TouchedRows<Item.ID> {
+    private static func _touch(_ touched: inout _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) {
         switch touched {
-        case .all: return .all
+        case .all:
+            return
         case .ids(var set):
+            touched = nil  // release the enum's reference, so the union does not copy the set
             set.formUnion(ids)
-            return .ids(set)
-        case nil: return .ids(Set(ids))
+            touched = .ids(set)
+        case nil:
+            touched = .ids(Set(ids))
         }
     }
 

@@ -58,7 +58,7 @@ extension _ListStorage {
     func _checkInvariants() {
         #if LIST_INTERNAL_CHECKS
         rows._checkInvariants()
-        ids.entries._checkInvariants()
+        ids._checkInvariants()
         precondition(rows.count == ids.count, "rows (\(rows.count)) and id index (\(ids.count)) disagree")
         var seen = Set<Item.ID>(minimumCapacity: rows.count)
         for row in rows {

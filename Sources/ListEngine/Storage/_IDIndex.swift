@@ -4,15 +4,25 @@ struct _IDEntry<Item: DataSourceComparable>: Sendable {
     var item: Item
 }
 
-/// A persistent map from id to item, kept as a counted B-tree ordered by hash.
+/// A persistent map from id to item, ordered by the ids' hashes.
 ///
-/// Copying is O(1) and a mutation copies only the O(log *n*) nodes on its path, so the
-/// `old` and `new` snapshots of a batch share nearly all of it. Ids with equal hashes
-/// sit next to each other; lookups scan that (almost always single-entry) run.
+/// Two counted B-trees hold the entries at the same positions: one of hashes, one of
+/// items. Searching happens in the tree of `Int`s, which is specialized code with no
+/// calls through the item type's witness table; the item tree is only read at the one
+/// position found. Copying is O(1) and a mutation copies only the O(log *n*) nodes on
+/// its paths, so the `old` and `new` snapshots of a batch share nearly all of it. Ids
+/// with equal hashes sit next to each other; lookups scan that (almost always
+/// single-entry) run.
 struct _IDIndex<Item: DataSourceComparable>: Sendable {
-    private(set) var entries: _CountedBTree<_IDEntry<Item>>
+    /// The hashes, ascending.
+    private(set) var hashes: _CountedBTree<Int>
+    /// The items, at the positions of their ids' hashes.
+    private(set) var items: _CountedBTree<Item>
 
-    init() { entries = _CountedBTree() }
+    init() {
+        hashes = _CountedBTree()
+        items = _CountedBTree()
+    }
 
     /// Builds the index from items with distinct ids.
     ///
@@ -46,55 +56,58 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
                 return nil
             }
         }
-        self.init(sortedEntries: slots.map { _IDEntry(hash: $0.hash, item: items[$0.index]) })
+        hashes = _CountedBTree(slots.map(\.hash))
+        self.items = _CountedBTree(slots.map { items[$0.index] })
     }
 
-    /// Builds the index from entries with distinct ids, already ordered by hash.
+    var count: Int { hashes.count }
+
+    /// Where `id` is, or where it would be inserted.
+    struct Location {
+        var position: Int
+        var hash: Int
+        /// The stored item, when the id is present.
+        var item: Item?
+    }
+
+    /// Finds `id`: its position and item, or the position where it belongs.
     ///
-    /// - Complexity: O(*n*).
-    init<C: Collection>(sortedEntries: C) where C.Element == _IDEntry<Item> {
-        entries = _CountedBTree(sortedEntries)
-    }
-
-    var count: Int { entries.count }
-
-    /// The first position whose hash is not below `hash`.
-    private func lowerBound(_ hash: Int) -> Int {
-        entries.partitioningIndex { $0.hash >= hash }
-    }
-
-    /// The position of `id`'s entry, or `nil`.
-    private func position(of id: Item.ID, hash: Int) -> Int? {
-        var position = lowerBound(hash)
-        var iterator = entries.elements(from: position)
-        while let entry = iterator.next(), entry.hash == hash {
-            if entry.item.id == id { return position }
+    /// - Complexity: O(log *n*) integer comparisons and one O(log *n*) item read.
+    func locate(_ id: Item.ID) -> Location {
+        let hash = id.hashValue
+        var position = hashes.partitioningIndex { $0 >= hash }
+        while position < hashes.count, hashes[position] == hash {
+            let item = items[position]
+            if item.id == id { return Location(position: position, hash: hash, item: item) }
             position += 1
         }
-        return nil
+        return Location(position: position, hash: hash, item: nil)
     }
 
     /// The item stored for `id`.
     ///
     /// - Complexity: O(log *n*).
     subscript(id: Item.ID) -> Item? {
-        let hash = id.hashValue
-        var iterator = entries.elements(from: lowerBound(hash))
-        while let entry = iterator.next(), entry.hash == hash {
-            if entry.item.id == id { return entry.item }
-        }
-        return nil
+        locate(id).item
     }
 
     /// Stores `item` under its id, replacing any previous item with that id.
     ///
     /// - Complexity: O(log *n*).
     mutating func update(_ item: Item) {
-        let hash = item.id.hashValue
-        if let position = position(of: item.id, hash: hash) {
-            entries[position].item = item
+        update(item, at: locate(item.id))
+    }
+
+    /// Stores `item` at `location`, which ``locate(_:)`` returned for its id with no
+    /// change to the index since.
+    ///
+    /// - Complexity: O(log *n*).
+    mutating func update(_ item: Item, at location: Location) {
+        if location.item != nil {
+            items[location.position] = item
         } else {
-            entries.insert(_IDEntry(hash: hash, item: item), at: lowerBound(hash))
+            hashes.insert(location.hash, at: location.position)
+            items.insert(item, at: location.position)
         }
     }
 
@@ -103,9 +116,80 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// - Complexity: O(log *n*).
     @discardableResult
     mutating func remove(_ id: Item.ID) -> Item? {
-        guard let position = position(of: id, hash: id.hashValue) else { return nil }
-        return entries.remove(at: position).item
+        let location = locate(id)
+        guard location.item != nil else { return nil }
+        hashes.remove(at: location.position)
+        return items.remove(at: location.position)
     }
 
-    mutating func removeAll() { entries.removeAll() }
+    mutating func removeAll() {
+        hashes.removeAll()
+        items.removeAll()
+    }
+
+    /// The index holding the entries of both indexes, or `nil` when they share an id.
+    ///
+    /// - Complexity: O(*n* + *m*) integer comparisons and copies.
+    func _merging(_ other: _IDIndex) -> _IDIndex? {
+        var mergedHashes: [Int] = [], mergedItems: [Item] = []
+        mergedHashes.reserveCapacity(count + other.count)
+        mergedItems.reserveCapacity(count + other.count)
+        var left = zip(hashes, items).makeIterator(), right = zip(other.hashes, other.items).makeIterator()
+        var nextLeft = left.next(), nextRight = right.next()
+        // Entries of `other` whose hash equals the last hash taken from `self`, to compare ids.
+        while let (leftHash, leftItem) = nextLeft {
+            guard let (rightHash, rightItem) = nextRight else { break }
+            if rightHash < leftHash {
+                mergedHashes.append(rightHash)
+                mergedItems.append(rightItem)
+                nextRight = right.next()
+            } else {
+                if rightHash == leftHash && _sharesID(with: other, hash: leftHash) { return nil }
+                mergedHashes.append(leftHash)
+                mergedItems.append(leftItem)
+                nextLeft = left.next()
+            }
+        }
+        while let (hash, item) = nextLeft {
+            mergedHashes.append(hash)
+            mergedItems.append(item)
+            nextLeft = left.next()
+        }
+        while let (hash, item) = nextRight {
+            mergedHashes.append(hash)
+            mergedItems.append(item)
+            nextRight = right.next()
+        }
+        var merged = _IDIndex()
+        merged.hashes = _CountedBTree(mergedHashes)
+        merged.items = _CountedBTree(mergedItems)
+        return merged
+    }
+
+    /// Whether an id with `hash` is in both indexes (hash collisions are rare, so this is
+    /// called rarely and may search).
+    private func _sharesID(with other: _IDIndex, hash: Int) -> Bool {
+        var position = hashes.partitioningIndex { $0 >= hash }
+        while position < count, hashes[position] == hash {
+            if other[items[position].id] != nil { return true }
+            position += 1
+        }
+        return false
+    }
+
+    /// Traps unless both trees are well formed, of equal size, and the hashes ascend
+    /// and belong to the items beside them. Only with `LIST_INTERNAL_CHECKS`.
+    func _checkInvariants() {
+        #if LIST_INTERNAL_CHECKS
+        hashes._checkInvariants()
+        items._checkInvariants()
+        precondition(hashes.count == items.count, "id index: \(hashes.count) hashes for \(items.count) items")
+        var previous = Int.min
+        for (hash, item) in zip(hashes, items) {
+            precondition(hash >= previous, "id index: hashes out of order")
+            precondition(hash == item.id.hashValue, "id index: hash \(hash) stored beside \(item.id)")
+            previous = hash
+        }
+        #endif
+    }
 }

@@ -52,8 +52,9 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     func position(ofStored item: Item) -> Int {
         let less = areInIncreasingOrder
         var position = rows.partitioningIndex { !less($0, item) }
-        var iterator = rows.elements(from: position)
-        while let row = iterator.next() {
+        // Almost always the first row examined; ties are read one by one.
+        while position < rows.count {
+            let row = rows[position]
             if row.id == item.id { return position }
             if less(item, row) { break }
             position += 1
@@ -74,9 +75,10 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
     mutating func add(_ item: Item) -> Bool {
-        guard let stored = ids[item.id] else {
+        let location = ids.locate(item.id)
+        guard let stored = location.item else {
             rows.insert(item, at: upperBound(of: item))
-            ids.update(item)
+            ids.update(item, at: location)
             return true
         }
         if stored == item { return false }
@@ -90,20 +92,27 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
             rows.remove(at: position)
             rows.insert(item, at: upperBound(of: item))
         }
-        ids.update(item)
+        ids.update(item, at: location)
         return true
     }
 
     /// Adds items one at a time, left to right.
     ///
     /// Into an empty list, items with distinct ids are placed by one stable sort and a
-    /// bulk build, which gives the same rows as inserting each at its upper bound.
+    /// bulk build, which gives the same rows as inserting each at its upper bound. Many
+    /// new ids that tie with nothing are merged in at once (``_inserting(_:)``).
     ///
-    /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list.
+    /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list;
+    ///   O(*n* + *k* log *k*) when merged.
     mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
         let items = Array(items)
         if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder) {
             self = built.storage
+            return
+        }
+        // Many items at once: one merge costs less than finding each item's place.
+        if items.count >= 64, items.count * 8 >= rows.count, let merged = _inserting(items) {
+            self = merged
             return
         }
         for item in items { add(item) }
