@@ -1,6 +1,5 @@
 import Foundation
 import ListPagination
-import Synchronization
 
 /// Serves the leaderboard fixture pages from disk, as a server would, with a simulated
 /// latency and a switch that makes the next loads fail.
@@ -36,7 +35,7 @@ public final class FixturePageLoader<C: Clock>: PageLoader, Sendable where C.Dur
     /// The clock the latency is slept on.
     public let clock: C
 
-    private let shared = Mutex(Shared())
+    private let shared = LockedState(Shared())
 
     private struct Shared {
         var failuresPending = 0

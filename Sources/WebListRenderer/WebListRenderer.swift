@@ -1,5 +1,4 @@
 @_exported import ListEngine
-import Synchronization
 
 /// A renderer that turns a list's batches into wire messages for one browser.
 ///
@@ -26,7 +25,7 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     /// How items become wire rows.
     public let format: WebListFormat<Item>
     private let send: @Sendable (WebListFrame) -> Void
-    private let rendered = Mutex<ListSnapshot<Item>?>(nil)
+    private let rendered = LockedState<ListSnapshot<Item>?>(nil)
 
     /// Creates a renderer.
     ///

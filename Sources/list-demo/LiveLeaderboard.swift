@@ -1,6 +1,5 @@
 import LeaderboardFixtures
 import ListPagination
-import Synchronization
 
 /// The leaderboard as a server would hold it: every player in server order (score
 /// descending, then id), changed by the live feed, served in keyset pages.
@@ -36,12 +35,12 @@ final class LiveLeaderboard: Sendable {
         var boundary: Key?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Creates the server's list from the players in any order.
     init(players: [Player]) {
         let sorted = players.sorted { Key($0) < Key($1) }
-        state = Mutex(State(players: sorted, byID: Dictionary(sorted.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }), boundary: nil))
+        state = LockedState(State(players: sorted, byID: Dictionary(sorted.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }), boundary: nil))
     }
 
     /// The number of players on the server.
@@ -118,7 +117,7 @@ extension Array {
 
 /// Makes loads fail on demand: the demo's `f` key.
 final class FailureSwitch: Sendable {
-    private let pending = Mutex(0)
+    private let pending = LockedState(0)
 
     /// Makes the next `count` load attempts fail.
     func arm(_ count: Int) {

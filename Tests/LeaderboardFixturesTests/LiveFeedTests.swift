@@ -1,6 +1,5 @@
 import LeaderboardFixtures
 import ListPagination
-import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct LiveFeedTests {
@@ -25,7 +24,7 @@ import Testing
         let feed = LiveFeed(events: Array(all.events.prefix(30)), roster: all.roster)
         let board = ListDataSource(all.roster)
         let clock = ManualClock()
-        let played = Mutex(0)
+        let played = LockedState(0)
         let task = Task {
             try await feed.play(into: board, every: .milliseconds(100), clock: clock) { index, _ in
                 played.withLock { $0 = index + 1 }

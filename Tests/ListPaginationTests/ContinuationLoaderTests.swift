@@ -1,11 +1,10 @@
 import ListPagination
 import ListTestSupport
-import Synchronization
 import Testing
 
 @Suite struct ContinuationLoaderTests {
     @Test func eachPageCarriesTheLoaderOfTheNext() async throws {
-        let calls = Mutex(0)
+        let calls = LockedState(0)
         @Sendable func page(from start: Int) -> ContinuationPage<TestRow> {
             calls.withLock { $0 += 1 }
             let rows = (start..<start + 3).map { TestRow(id: $0, key: $0) }
@@ -28,7 +27,7 @@ import Testing
     }
 
     @Test func loadingTheSameCursorAgainCallsTheSameClosure() async throws {
-        let calls = Mutex<[Int]>([])
+        let calls = LockedState<[Int]>([])
         let loader = ContinuationLoader<TestRow> {
             ContinuationPage(items: [], next: {
                 calls.withLock { $0.append(2) }

@@ -1,5 +1,4 @@
 import ListPagination
-import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
@@ -64,7 +63,7 @@ import Testing
 
     @Test func absoluteDeadlinesCatchUpAfterABigAdvance() async throws {
         let clock = ManualClock()
-        let ticks = Mutex(0)
+        let ticks = LockedState(0)
         let task = Task {
             let start = clock.now
             for tick in 1...10 {
@@ -102,7 +101,7 @@ import Testing
 
 /// Collects values from several tasks.
 final class Recorder: Sendable {
-    private let storage = Mutex<[Int]>([])
+    private let storage = LockedState<[Int]>([])
     func append(_ value: Int) { storage.withLock { $0.append(value) } }
     var values: [Int] { storage.withLock { $0 } }
 }

@@ -1,13 +1,12 @@
 import ListPagination
 import ListTestSupport
-import Synchronization
 import Testing
 
 @Suite struct PageNumberLoaderTests {
     static func rows(_ range: Range<Int>) -> [TestRow] { range.map { TestRow(id: $0, key: $0) } }
 
     @Test func stopsAfterTotalPages() async throws {
-        let requested = Mutex<[Int]>([])
+        let requested = LockedState<[Int]>([])
         let loader = PageNumberLoader<TestRow>(limit: 10) { page, limit in
             requested.withLock { $0.append(page) }
             return .init(items: Self.rows((page - 1) * limit..<page * limit), totalPages: 3)

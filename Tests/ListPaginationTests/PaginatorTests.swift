@@ -1,6 +1,5 @@
 import ListPagination
 import ListTestSupport
-import Synchronization
 import Testing
 
 /// The paginator driving a scripted loader on a manual clock.
@@ -28,7 +27,7 @@ import Testing
     @Test func pagesAreAddedSortedAndShiftedRowsAreKeptOnce() async throws {
         // An in-memory server paged by offset; rows are inserted ahead of the offset
         // between pages, so the second page repeats rows of the first.
-        let server = Mutex((0..<100).map { TestRow(id: $0, key: 1_000 + $0) })
+        let server = LockedState((0..<100).map { TestRow(id: $0, key: 1_000 + $0) })
         let loader = OffsetLoader<TestRow>(limit: 10) { offset, limit in
             server.withLock { rows in
                 let page = Array(rows[min(offset, rows.count)..<min(offset + limit, rows.count)])
@@ -268,7 +267,7 @@ import Testing
 
     @Test func aFastLoadNeverShowsTheIndicator() async throws {
         let (paginator, loader, clock) = Self.make(indicatorDelay: .milliseconds(300))
-        let seen = Mutex<[PaginationStatus]>([])
+        let seen = LockedState<[PaginationStatus]>([])
         let statuses = paginator.statuses()
         let watcher = Task {
             for await status in statuses {
@@ -321,8 +320,8 @@ import Testing
     }
 
     @Test func continuationLoaderWalksAndRetriesTheSameClosure() async throws {
-        let calls = Mutex<[Int]>([])
-        let failOnce = Mutex(true)
+        let calls = LockedState<[Int]>([])
+        let failOnce = LockedState(true)
         @Sendable func page(from start: Int) -> ContinuationPage<TestRow>.Next {
             {
                 calls.withLock { $0.append(start) }

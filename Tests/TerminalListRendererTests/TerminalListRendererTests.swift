@@ -295,9 +295,8 @@ import Testing
 }
 
 private final class ReportLog: Sendable {
-    private let storage = Mutex<[(visible: Range<Int>, count: Int)]>([])
+    private let storage = LockedState<[(visible: Range<Int>, count: Int)]>([])
     func append(_ visible: Range<Int>, _ count: Int) { storage.withLock { $0.append((visible, count)) } }
     var entries: [(visible: Range<Int>, count: Int)] { storage.withLock { $0 } }
 }
 
-import Synchronization

@@ -1,5 +1,4 @@
 import ListTestSupport
-import Synchronization
 import TerminalListRenderer
 
 /// A data source with a recorder attached, to take its batches synchronously.
@@ -34,7 +33,7 @@ let awkwardFormatter: TerminalListRenderer<TestRow>.RowFormatter = { row, offset
 
 /// Counts calls, from any thread.
 final class CallCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
     func increment() { count.withLock { $0 += 1 } }
     func take() -> Int { count.withLock { value in defer { value = 0 }; return value } }
 }

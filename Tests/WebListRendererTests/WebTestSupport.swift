@@ -1,5 +1,4 @@
 import ListTestSupport
-import Synchronization
 import WebListRenderer
 
 /// Labels with everything escaping must get right: markup, quotes, ampersands,
@@ -27,7 +26,7 @@ func wireRows(_ snapshot: ListSnapshot<TestRow>, format: WebListFormat<TestRow> 
 
 /// Collects frames passed to a `send` closure.
 final class FrameLog: Sendable {
-    private let frames = Mutex<[WebListFrame]>([])
+    private let frames = LockedState<[WebListFrame]>([])
     func append(_ frame: WebListFrame) { frames.withLock { $0.append(frame) } }
     var all: [WebListFrame] { frames.withLock { $0 } }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose time moves only when you say so, for deterministic tests of code that
 /// waits: retry backoff, loading-indicator delays, paced playback.
@@ -32,13 +31,13 @@ public final class ManualClock: Clock, Sendable {
         public var description: String { "ManualClock.Instant(\(offset))" }
     }
 
-    let _state: Mutex<_State>
+    let _state: LockedState<_State>
 
     /// Creates a clock that reads `now` until it is advanced.
     ///
     /// - Parameter now: the starting time; the clock's zero by default.
     public init(now: Instant = Instant(offset: .zero)) {
-        _state = Mutex(_State(now: now))
+        _state = LockedState(_State(now: now))
     }
 
     /// The current time.

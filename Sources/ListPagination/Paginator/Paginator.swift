@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Loads pages from a ``PageLoader`` into a ``ListDataSource``, one at a time, with
 /// prefetch, automatic and manual retry, refresh and a delayed loading indicator.
@@ -52,7 +51,7 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
     /// When failed loads are retried automatically.
     public let retryPolicy: RetryPolicy
 
-    let _shared: Mutex<_Shared>
+    let _shared: LockedState<_Shared>
 
     /// The mutable part, behind the mutex.
     struct _Shared {
@@ -103,7 +102,7 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
             prefetchDistance: prefetchDistance,
             showsIndicatorImmediately: loadingIndicatorDelay == .zero
         )
-        _shared = Mutex(_Shared(machine: machine, status: machine.status))
+        _shared = LockedState(_Shared(machine: machine, status: machine.status))
     }
 
     deinit {

@@ -1,5 +1,4 @@
 @_exported import ListEngine
-import Synchronization
 
 /// Shows a ``ListDataSource`` in a terminal and keeps it up to date, batch by batch.
 ///
@@ -48,8 +47,8 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
 
     let _output: any TerminalOutput
     let _formatRow: RowFormatter
-    let _state: Mutex<_State>
-    let _visibleRowsHandler = Mutex<VisibleRowsHandler?>(nil)
+    let _state: LockedState<_State>
+    let _visibleRowsHandler = LockedState<VisibleRowsHandler?>(nil)
 
     struct _State: Sendable {
         var viewport: ListViewport<Item>
@@ -83,7 +82,7 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         _output = output
         _formatRow = formatRow
         let layout = _Layout(size: size, hasHeader: header != nil)
-        _state = Mutex(_State(viewport: ListViewport(height: layout.listRows), size: size, mode: mode, header: header))
+        _state = LockedState(_State(viewport: ListViewport(height: layout.listRows), size: size, mode: mode, header: header))
     }
 
     /// Creates a renderer whose rows are plain text.

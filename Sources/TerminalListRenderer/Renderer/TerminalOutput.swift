@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +61,7 @@ private func _write(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: I
 /// screen.feed(output.take())
 /// ```
 public final class OutputBuffer: TerminalOutput {
-    private let storage = Mutex<(bytes: [UInt8], writes: Int)>(([], 0))
+    private let storage = LockedState<(bytes: [UInt8], writes: Int)>(([], 0))
 
     /// Creates an empty buffer.
     public init() {}

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -41,8 +40,8 @@ public final class TerminalSession: Sendable {
     public let outputDescriptor: Int32
 
     let _queue = DispatchQueue(label: "TerminalListRenderer.TerminalSession")
-    let _sources = Mutex<[_SourceHandle]>([])
-    let _decoder = Mutex(KeyDecoder())
+    let _sources = LockedState<[_SourceHandle]>([])
+    let _decoder = LockedState(KeyDecoder())
 
     /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:)``.
     public init(input: Int32 = 0, output: Int32 = 1) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Serves one list to many clients: each gets a snapshot when it joins, then every batch.
 ///
@@ -66,7 +65,7 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     typealias _Waiter = CheckedContinuation<_Entry?, Never>
     typealias _Queue = _ClientQueue<_HubSnapshot<Item>, _Waiter>
 
-    struct _State: ~Copyable {
+    struct _State: Sendable {
         /// The last rendered snapshot and its epoch (bumped when versions do not continue).
         var current: _HubSnapshot<Item>?
         var clients: [Int: _Queue] = [:]
@@ -77,9 +76,9 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
         var isFinished = false
     }
 
-    let _state = Mutex(_State())
+    let _state = LockedState(_State())
     /// The most recently formatted snapshot frame, shared by every client that reads it.
-    let _snapshotCache = Mutex<(epoch: Int, frame: WebListFrame)?>(nil)
+    let _snapshotCache = LockedState<(epoch: Int, frame: WebListFrame)?>(nil)
 
     /// Creates a hub.
     ///

@@ -29,7 +29,7 @@ struct _ClientQueue<Snapshot, Waiter> {
         var bytes: Int
     }
 
-    private enum State {
+    fileprivate enum State {
         /// No snapshot yet: batches are dropped; the consumer may be waiting.
         case waitingForSnapshot(waiter: Waiter?)
         /// Streaming: entries not yet taken, or the consumer waiting for one.
@@ -156,3 +156,7 @@ struct _ClientQueue<Snapshot, Waiter> {
         }
     }
 }
+
+extension _ClientEntry: Sendable where Snapshot: Sendable {}
+extension _ClientQueue: Sendable where Snapshot: Sendable, Waiter: Sendable {}
+extension _ClientQueue.State: Sendable where Snapshot: Sendable, Waiter: Sendable {}

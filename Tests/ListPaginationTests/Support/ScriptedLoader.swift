@@ -1,6 +1,5 @@
 import ListPagination
 import ListTestSupport
-import Synchronization
 
 /// A loader whose requests wait until the test answers them, one by one.
 ///
@@ -43,7 +42,7 @@ final class ScriptedLoader: PageLoader, Sendable {
         var cancelledEarly: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     let honorsCancellation: Bool
 
     init(honorsCancellation: Bool = true) {
