@@ -88,37 +88,43 @@ extension ChangeBatch {
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
     private static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
-        let oldRows = Array(old), newRows = Array(new)
+        let oldRows = old._storage.rows._array, newRows = new._storage.rows._array
         let less = new._storage.areInIncreasingOrder
         var sourceOfNew = [Int](repeating: -1, count: newRows.count)
         var survivesOld = [Bool](repeating: false, count: oldRows.count)
         var unpairedOld: [Int] = [], unpairedNew: [Int] = []
-        oldRows.withUnsafeBufferPointer { oldRows in
-            newRows.withUnsafeBufferPointer { newRows in
-                var i = 0, j = 0
-                while i < oldRows.count && j < newRows.count {
-                    if less(oldRows[i], newRows[j]) {
-                        unpairedOld.append(i)
-                        i += 1
-                    } else if less(newRows[j], oldRows[i]) {
-                        unpairedNew.append(j)
-                        j += 1
+        // Each row is read into a local once per step of the walk, not once per comparison.
+        var i = 0, j = 0
+        if !oldRows.isEmpty && !newRows.isEmpty {
+            var oldRow = oldRows[0], newRow = newRows[0]
+            while true {
+                var advanceOld = false, advanceNew = false
+                if less(oldRow, newRow) {
+                    unpairedOld.append(i)
+                    advanceOld = true
+                } else if less(newRow, oldRow) {
+                    unpairedNew.append(j)
+                    advanceNew = true
+                } else {
+                    if oldRow.id == newRow.id {
+                        sourceOfNew[j] = i
+                        survivesOld[i] = true
                     } else {
-                        if oldRows[i].id == newRows[j].id {
-                            sourceOfNew[j] = i
-                            survivesOld[i] = true
-                        } else {
-                            unpairedOld.append(i)
-                            unpairedNew.append(j)
-                        }
-                        i += 1
-                        j += 1
+                        unpairedOld.append(i)
+                        unpairedNew.append(j)
                     }
+                    advanceOld = true
+                    advanceNew = true
                 }
-                unpairedOld.append(contentsOf: i ..< oldRows.count)
-                unpairedNew.append(contentsOf: j ..< newRows.count)
+                if advanceOld { i += 1 }
+                if advanceNew { j += 1 }
+                guard i < oldRows.count && j < newRows.count else { break }
+                if advanceOld { oldRow = oldRows[i] }
+                if advanceNew { newRow = newRows[j] }
             }
         }
+        if i < oldRows.count { unpairedOld.append(contentsOf: i ..< oldRows.count) }
+        if j < newRows.count { unpairedNew.append(contentsOf: j ..< newRows.count) }
         if !unpairedOld.isEmpty && !unpairedNew.isEmpty {
             var oldOffsets = [Item.ID: Int](minimumCapacity: unpairedOld.count)
             for offset in unpairedOld { oldOffsets[oldRows[offset].id] = offset }

@@ -78,7 +78,7 @@ extension ListDataSource {
                 if case .add = command {} else { applyAdds() }
                 switch command {
                 case .add(let items):
-                    adds.append(contentsOf: items)
+                    if adds.isEmpty { adds = items } else { adds.append(contentsOf: items) }  // share, not copy
                     // From an empty list every row is an insertion: no need to collect ids.
                     if _working.published.isEmpty { touched = .all } else { Self._touch(&touched, items.lazy.map(\.id)) }
                 case .remove(let ids):

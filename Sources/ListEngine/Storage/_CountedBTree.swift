@@ -117,7 +117,7 @@ struct _CountedBTree<Element> {
     /// (a total just above `target`), the groups are filled up to `capacity` instead.
     ///
     /// - Precondition: `capacity / 2 <= target <= capacity` and `total > 0`.
-    private static func _evenSizes(total: Int, target: Int, capacity: Int) -> [Int] {
+    static func _evenSizes(total: Int, target: Int, capacity: Int) -> [Int] {
         var groups = (total + target - 1) / target
         if groups > 1 && total / groups < capacity / 2 {
             groups = (total + capacity - 1) / capacity

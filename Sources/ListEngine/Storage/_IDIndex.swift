@@ -38,10 +38,12 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
     init?(distinctItems items: [Item]) {
+        // Plain index loops: `enumerated()` and `map` over items cost a witness call per
+        // step in unspecialized generic code.
         var slots = [_HashSlot]()
         slots.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            slots.append(_HashSlot(hash: item.id.hashValue, index: index))
+        for index in items.indices {
+            slots.append(_HashSlot(hash: items[index].id.hashValue, index: index))
         }
         _sortByHash(&slots)
         // Equal ids have equal hashes, so a repeated id sits in a run of equal hashes.
@@ -56,8 +58,8 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
                 return nil
             }
         }
-        hashes = _CountedBTree(slots.map(\.hash))
-        self.items = _CountedBTree(slots.map { items[$0.index] })
+        hashes = _CountedBTree(count: slots.count) { slots[$0].hash }
+        self.items = _CountedBTree(count: slots.count) { items[slots[$0].index] }
     }
 
     var count: Int { hashes.count }

@@ -28,39 +28,75 @@ extension _ListStorage {
     /// - Complexity: O(*n* log *n*) comparisons for *n* items (O(*n*) when they arrive
     ///   sorted), O(*n*) hashes, O(*n* log *n*) integer comparisons.
     static func _build(_ items: [Item], comparator: @escaping Comparator) -> _Built? {
-        // The id index (hash, check ids, build) and the rows (sort, build) need nothing
-        // from each other, so large inputs build them on two threads.
+        // The id index (hash, check ids, build) and the sort of each half of the rows
+        // need nothing from each other, so large inputs do them on separate threads;
+        // the sorted halves are then merged.
+        let count = items.count
         let ids = Mutex<_IDIndex<Item>?>(nil)
-        let rows = Mutex<(tree: _CountedBTree<Item>, isStrictlyIncreasing: Bool)?>(nil)
-        let parts = items.count >= _parallelBuildThreshold ? 2 : 1
-        _forEachConcurrently(parts) { part in
-            if part == 0 {
-                let index = _IDIndex(distinctItems: items)
-                ids.withLock { $0 = index }
+        let halves = Mutex<[[Int]]>([[], []])
+        if count >= _parallelBuildThreshold {
+            let middle = count / 2
+            _forEachConcurrently(3) { part in
+                switch part {
+                case 0:
+                    let order = _sortedOrder(items, 0 ..< middle, comparator: comparator)
+                    halves.withLock { $0[0] = order }
+                case 1:
+                    let order = _sortedOrder(items, middle ..< count, comparator: comparator)
+                    halves.withLock { $0[1] = order }
+                default:
+                    let index = _IDIndex(distinctItems: items)
+                    ids.withLock { $0 = index }
+                }
             }
-            if part == parts - 1 {
-                let sorted = _sortedRows(items, comparator: comparator)
-                rows.withLock { $0 = sorted }
-            }
+        } else {
+            ids.withLock { $0 = _IDIndex(distinctItems: items) }
+            halves.withLock { $0[0] = _sortedOrder(items, 0 ..< count, comparator: comparator) }
         }
-        guard let index = ids.withLock({ $0 }), let (tree, isStrictlyIncreasing) = rows.withLock({ $0 }) else { return nil }
-        let storage = _ListStorage(rows: tree, ids: index, comparator: comparator)
+        guard let index = ids.withLock({ $0 }) else { return nil }
+        // Take the halves out of the lock so that their memory goes as soon as they are merged.
+        let (order, isStrictlyIncreasing) = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
+        let rows = _CountedBTree(count: order.count) { items[order[$0]] }
+        let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
         return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
     }
 
-    /// The items as rows, sorted stably by `comparator`, and whether no two tie.
-    private static func _sortedRows(_ items: [Item], comparator: Comparator) -> (tree: _CountedBTree<Item>, isStrictlyIncreasing: Bool) {
-        var order = Array(items.indices)
-        var isStrictlyIncreasing = true
+    /// The positions `range` of `items`, sorted stably by `comparator`.
+    private static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: Comparator) -> [Int] {
+        var order = Array(range)
         items.withUnsafeBufferPointer { items in
             order.sort { comparator(items[$0], items[$1]) }  // stable: ties keep arrival order
+        }
+        return order
+    }
+
+    /// Two sorted runs of positions merged stably (the first run's items come first
+    /// among ties, as they arrived first), and whether no two of the items tie.
+    private static func _merged(_ items: [Item], _ runs: (first: [Int], second: [Int]), comparator: Comparator) -> (order: [Int], isStrictlyIncreasing: Bool) {
+        let (first, second) = runs
+        var order: [Int] = []
+        order.reserveCapacity(first.count + second.count)
+        var isStrictlyIncreasing = true
+        items.withUnsafeBufferPointer { items in
+            var i = 0, j = 0
+            while i < first.count && j < second.count {
+                if comparator(items[second[j]], items[first[i]]) {
+                    order.append(second[j])
+                    j += 1
+                } else {
+                    order.append(first[i])
+                    i += 1
+                }
+            }
+            order.append(contentsOf: first[i...])
+            order.append(contentsOf: second[j...])
             for position in order.indices.dropFirst() where !comparator(items[order[position - 1]], items[order[position]]) {
                 isStrictlyIncreasing = false
                 break
             }
         }
-        return (_CountedBTree(order.map { items[$0] }), isStrictlyIncreasing)
+        return (order, isStrictlyIncreasing)
     }
 
     /// The storage after inserting `items`, none of whose ids is present, with one

@@ -1,0 +1,55 @@
+extension _CountedBTree {
+    /// The elements in order, as an array.
+    ///
+    /// Copies a leaf's elements at a time rather than one element at a time through an
+    /// iterator, which in unspecialized generic code costs a witness call per element.
+    ///
+    /// - Complexity: O(*n*).
+    var _array: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        func append(_ node: _Node) {
+            if node.isLeaf {
+                result.append(contentsOf: node.elements)
+            } else {
+                for child in node.children { append(child) }
+            }
+        }
+        if let root { append(root) }
+        return result
+    }
+}
+
+extension _CountedBTree {
+    /// Creates a tree of `count` elements, the element at position *i* being
+    /// `element(i)`, filled as ``init(_:fanout:)`` fills it.
+    ///
+    /// Builds the leaves straight from the generator, so a tree can be made from items
+    /// in a computed order without first gathering them into an array of the same size.
+    ///
+    /// - Complexity: O(*n*) calls to `element`.
+    init(count total: Int, fanout: _Fanout = .default, element: (Int) -> Element) {
+        self.init(fanout: fanout)
+        guard total > 0 else { return }
+        var level: [_Node] = []
+        var next = 0
+        for size in Self._evenSizes(total: total, target: fanout.leaf - fanout.leaf / 8, capacity: fanout.leaf) {
+            var elements: [Element] = []
+            elements.reserveCapacity(fanout.leaf)
+            for position in next ..< next + size { elements.append(element(position)) }
+            level.append(_Node(leaf: elements))
+            next += size
+        }
+        while level.count > 1 {
+            var parents: [_Node] = []
+            var first = 0
+            for size in Self._evenSizes(total: level.count, target: fanout.branch, capacity: fanout.branch) {
+                parents.append(_Node(children: Array(level[first ..< first + size])))
+                first += size
+            }
+            level = parents
+        }
+        root = level[0]
+        _checkInvariants()
+    }
+}
