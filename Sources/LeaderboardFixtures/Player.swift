@@ -44,4 +44,15 @@ public struct Player: Hashable, DataSourceComparable, Codable, Sendable {
 
 extension Player: CustomStringConvertible {
     public var description: String { "\(id) \(name) \(score) \(country)" }
+
+    /// The score with thousands separators, independent of the locale: `12345` → `"12,345"`.
+    public var formattedScore: String {
+        let digits = String(score.magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return score < 0 ? "-" + grouped : grouped
+    }
 }

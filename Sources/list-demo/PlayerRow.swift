@@ -18,7 +18,7 @@ enum PlayerRow {
         let nameStyle = rank <= 3 ? TextStyle(foreground: .yellow, isBold: true) : .plain
         return StyledText(leftPadded("\(rank)", to: 5) + "  ", style: TextStyle(isDim: true))
             + StyledText(padded(player.name, to: nameWidth), style: nameStyle)
-            + StyledText(leftPadded(grouped(player.score), to: 9), style: TextStyle(foreground: .cyan))
+            + StyledText(leftPadded(player.formattedScore, to: 9), style: TextStyle(foreground: .cyan))
             + StyledText("  " + player.country, style: TextStyle(isDim: true))
     }
 
@@ -30,16 +30,5 @@ enum PlayerRow {
 
     static func leftPadded(_ text: String, to width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-
-    /// `99999` as `"99,999"`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
     }
 }

@@ -29,4 +29,11 @@ import Testing
         #expect(moved.id == Self.a.id)
         #expect(moved != Self.a)
     }
+
+    @Test func formattedScoreGroupsThousandsWithoutLocale() {
+        let scores = [0: "0", 7: "7", 999: "999", 1_000: "1,000", 12_345: "12,345", 1_234_567: "1,234,567", -4_500: "-4,500"]
+        for (score, text) in scores {
+            #expect(Player(id: "x", name: "", score: score, country: "SE").formattedScore == text)
+        }
+    }
 }

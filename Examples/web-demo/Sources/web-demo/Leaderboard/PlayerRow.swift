@@ -6,17 +6,6 @@ import WebListRenderer
 /// score change moves one row instead of renumbering every row below it.
 enum PlayerRow {
     static let format = WebListFormat<Player> { player in
-        "<span class=\"name\">\(player.name)</span><span class=\"country\">\(player.country)</span><span class=\"score\">\(groupedDigits(player.score))</span>"
-    }
-
-    /// `12345` → `12,345`, independent of the locale.
-    static func groupedDigits(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return value < 0 ? "-" + grouped : grouped
+        "<span class=\"name\">\(player.name)</span><span class=\"country\">\(player.country)</span><span class=\"score\">\(player.formattedScore)</span>"
     }
 }
