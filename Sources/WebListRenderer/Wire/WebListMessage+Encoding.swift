@@ -83,6 +83,19 @@ struct _JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A step that carries a row: `{"op":…,"at":…,"id":…,"html":…}`.
+    private mutating func rowStep(_ op: StaticString, _ row: WebListRow, at offset: Int) {
+        raw(#"{"op":""#)
+        raw(op)
+        raw(#"","at":"#)
+        integer(offset)
+        raw(#","id":"#)
+        string(row.id)
+        raw(#","html":"#)
+        string(row.html)
+        raw("}")
+    }
+
     mutating func step(_ step: WebListStep) {
         switch step {
         case .remove(let at):
@@ -90,13 +103,7 @@ struct _JSONWriter {
             integer(at)
             raw("}")
         case .insert(let row, let at):
-            raw(#"{"op":"insert","at":"#)
-            integer(at)
-            raw(#","id":"#)
-            string(row.id)
-            raw(#","html":"#)
-            string(row.html)
-            raw("}")
+            rowStep("insert", row, at: at)
         case .move(let from, let to):
             raw(#"{"op":"move","from":"#)
             integer(from)
@@ -104,13 +111,7 @@ struct _JSONWriter {
             integer(to)
             raw("}")
         case .reload(let row, let at):
-            raw(#"{"op":"reload","at":"#)
-            integer(at)
-            raw(#","id":"#)
-            string(row.id)
-            raw(#","html":"#)
-            string(row.html)
-            raw("}")
+            rowStep("reload", row, at: at)
         }
     }
 }
