@@ -9,16 +9,24 @@
 /// - Complexity: O(*k* log *k*) comparisons, *k* = `values.count`.
 func _longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
     var tails: [Int] = []
+    var tailValues: [Int] = []  // values[tails[k]], kept beside tails so the search reads one array
     tails.reserveCapacity(min(values.count, 1024))
+    tailValues.reserveCapacity(min(values.count, 1024))
     var predecessor = [Int](repeating: -1, count: values.count)
     for (index, value) in values.enumerated() {
-        var low = 0, high = tails.count
+        var low = 0, high = tailValues.count
         while low < high {
             let mid = (low + high) / 2
-            if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+            if tailValues[mid] < value { low = mid + 1 } else { high = mid }
         }
         if low > 0 { predecessor[index] = tails[low - 1] }
-        if low == tails.count { tails.append(index) } else { tails[low] = index }
+        if low == tails.count {
+            tails.append(index)
+            tailValues.append(value)
+        } else {
+            tails[low] = index
+            tailValues[low] = value
+        }
     }
     var mask = [Bool](repeating: false, count: values.count)
     var cursor = tails.last ?? -1

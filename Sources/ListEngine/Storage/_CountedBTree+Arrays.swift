@@ -22,10 +22,14 @@ extension _CountedBTree {
 
 extension _CountedBTree {
     /// Creates a tree of `count` elements, the element at position *i* being
-    /// `element(i)`, filled as ``init(_:fanout:)`` fills it.
+    /// `element(i)`, with full leaves.
     ///
     /// Builds the leaves straight from the generator, so a tree can be made from items
     /// in a computed order without first gathering them into an array of the same size.
+    /// Leaves are filled to capacity rather than to seven eighths as in
+    /// ``init(_:fanout:)``: the rows of a list are shared with the snapshots renderers
+    /// hold, so the first change to a leaf copies it anyway, and a full leaf costs no
+    /// more to split than to copy, while the list takes an eighth less memory.
     ///
     /// - Complexity: O(*n*) calls to `element`.
     init(count total: Int, fanout: _Fanout = .default, element: (Int) -> Element) {
@@ -33,7 +37,7 @@ extension _CountedBTree {
         guard total > 0 else { return }
         var level: [_Node] = []
         var next = 0
-        for size in Self._evenSizes(total: total, target: fanout.leaf - fanout.leaf / 8, capacity: fanout.leaf) {
+        for size in Self._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf) {
             var elements: [Element] = []
             elements.reserveCapacity(fanout.leaf)
             for position in next ..< next + size { elements.append(element(position)) }
