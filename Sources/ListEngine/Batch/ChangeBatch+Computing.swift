@@ -28,7 +28,7 @@ extension ChangeBatch {
         }
     }
 
-    private static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
+    static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
         var deletions: [Int] = [], insertions: [Int] = [], reloads: [Int] = []
         var survivors: [(old: Int, new: Int)] = []
         for id in touched {
@@ -87,7 +87,7 @@ extension ChangeBatch {
     /// - Complexity: O(*n* + *m*) comparisons, O(*u*) hashes for the *u* rows the walk
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
-    private static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
+    static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
         let oldRows = old._storage.rows._array, newRows = new._storage.rows._array
         let less = new._storage.areInIncreasingOrder
         var sourceOfNew = [Int](repeating: -1, count: newRows.count)

@@ -1,0 +1,49 @@
+@testable import ListEngine
+import ListTestSupport
+import Testing
+
+/// The diff has two paths — finding each touched row (few rows touched) and walking
+/// both snapshots (many touched) — and `_compute` picks one by size. Both must give the
+/// same deletions, insertions and reloads and the same minimal number of moves, moving
+/// only touched rows, whatever the sizes.
+@Suite struct BatchComputingTests {
+    func storage(_ rows: [TestRow]) -> _ListStorage<TestRow> {
+        var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+        for row in rows { storage.add(row) }
+        return storage
+    }
+
+    @Test("the incremental and the full-walk paths agree", arguments: 0..<4)
+    func pathsAgree(chunk: Int) {
+        for seed in UInt64(chunk * 500)..<UInt64(chunk * 500 + 500) {
+            var rng = SplitMix64(seed: seed)
+            let count = rng.int(in: 0..<120)
+            var oldStorage = storage((0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<12)) })
+            let old = ListSnapshot(_storage: oldStorage, version: 1)
+            var touched = Set<Int>()
+            for _ in 0..<rng.int(in: 1..<(rng.chance(0.5) ? 6 : 60)) {
+                let id = rng.int(in: 0..<(count + 20))
+                touched.insert(id)
+                if rng.chance(0.3) {
+                    oldStorage.remove(id: id)
+                } else {
+                    oldStorage.add(TestRow(id: id, key: rng.int(in: 0..<12), payload: rng.int(in: 0..<2)))
+                }
+            }
+            let new = ListSnapshot(_storage: oldStorage, version: 2)
+            let incremental = ChangeBatch._computeIncremental(from: old, to: new, touched: touched)
+            let full = ChangeBatch._computeFull(from: old, to: new, movable: touched)
+            let context = "seed \(seed)"
+            #expect(incremental.deletions == full.deletions, "\(context)")
+            #expect(incremental.insertions == full.insertions, "\(context)")
+            #expect(incremental.reloads == full.reloads, "\(context)")
+            #expect(incremental.moves.count == full.moves.count, "\(context)")
+            for batch in [incremental, full] {
+                for move in batch.moves {
+                    #expect(touched.contains(old[move.from].id), "untouched row moved — \(context)")
+                }
+                expectInvariants(batch, context: context)
+            }
+        }
+    }
+}
