@@ -71,6 +71,8 @@ extension ListDataSource {
             var adds: [Item] = []
             func applyAdds() {
                 guard !adds.isEmpty else { return }
+                // From an empty list every row is an insertion: no need to collect ids.
+                if _working.published.isEmpty { touched = .all } else { Self._touch(&touched, adds.lazy.map(\.id)) }
                 _working.storage.add(contentsOf: adds)
                 adds.removeAll()
             }
@@ -79,8 +81,6 @@ extension ListDataSource {
                 switch command {
                 case .add(let items):
                     if adds.isEmpty { adds = items } else { adds.append(contentsOf: items) }  // share, not copy
-                    // From an empty list every row is an insertion: no need to collect ids.
-                    if _working.published.isEmpty { touched = .all } else { Self._touch(&touched, items.lazy.map(\.id)) }
                 case .remove(let ids):
                     for id in ids { _working.storage.remove(id: id) }
                     Self._touch(&touched, ids)

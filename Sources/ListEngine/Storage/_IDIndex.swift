@@ -133,38 +133,34 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(*n* + *m*) integer comparisons and copies.
     func _merging(_ other: _IDIndex) -> _IDIndex? {
-        var mergedHashes: [Int] = [], mergedItems: [Item] = []
-        mergedHashes.reserveCapacity(count + other.count)
-        mergedItems.reserveCapacity(count + other.count)
-        var left = zip(hashes, items).makeIterator(), right = zip(other.hashes, other.items).makeIterator()
-        var nextLeft = left.next(), nextRight = right.next()
-        // Entries of `other` whose hash equals the last hash taken from `self`, to compare ids.
-        while let (leftHash, leftItem) = nextLeft {
-            guard let (rightHash, rightItem) = nextRight else { break }
-            if rightHash < leftHash {
-                mergedHashes.append(rightHash)
-                mergedItems.append(rightItem)
-                nextRight = right.next()
+        // Whole-leaf copies into arrays, then a merge by position: iterating the trees
+        // element by element costs a witness call per step in generic code.
+        let leftHashes = hashes._array, rightHashes = other.hashes._array
+        let leftItems = items._array, rightItems = other.items._array
+        var order: [(fromLeft: Bool, index: Int32)] = []
+        order.reserveCapacity(leftHashes.count + rightHashes.count)
+        var i = 0, j = 0
+        while i < leftHashes.count && j < rightHashes.count {
+            if rightHashes[j] < leftHashes[i] {
+                order.append((false, Int32(truncatingIfNeeded: j)))
+                j += 1
             } else {
-                if rightHash == leftHash && _sharesID(with: other, hash: leftHash) { return nil }
-                mergedHashes.append(leftHash)
-                mergedItems.append(leftItem)
-                nextLeft = left.next()
+                if rightHashes[j] == leftHashes[i] && _sharesID(with: other, hash: leftHashes[i]) { return nil }
+                order.append((true, Int32(truncatingIfNeeded: i)))
+                i += 1
             }
         }
-        while let (hash, item) = nextLeft {
-            mergedHashes.append(hash)
-            mergedItems.append(item)
-            nextLeft = left.next()
+        while i < leftHashes.count {
+            order.append((true, Int32(truncatingIfNeeded: i)))
+            i += 1
         }
-        while let (hash, item) = nextRight {
-            mergedHashes.append(hash)
-            mergedItems.append(item)
-            nextRight = right.next()
+        while j < rightHashes.count {
+            order.append((false, Int32(truncatingIfNeeded: j)))
+            j += 1
         }
         var merged = _IDIndex()
-        merged.hashes = _CountedBTree(mergedHashes)
-        merged.items = _CountedBTree(mergedItems)
+        merged.hashes = _CountedBTree(count: order.count) { order[$0].fromLeft ? leftHashes[Int(order[$0].index)] : rightHashes[Int(order[$0].index)] }
+        merged.items = _CountedBTree(count: order.count) { order[$0].fromLeft ? leftItems[Int(order[$0].index)] : rightItems[Int(order[$0].index)] }
         return merged
     }
 

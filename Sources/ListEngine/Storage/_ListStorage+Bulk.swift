@@ -7,7 +7,7 @@ import Synchronization
 /// They are only taken when they give exactly the rows the one-at-a-time meaning gives:
 /// into an empty list any set of items with distinct ids (a stable sort places each
 /// item after every item that does not sort after it, as upper-bound insertion does);
-/// for ``replaceAll(with:)`` a set of items with distinct ids that no two of which tie,
+/// for ``replaceAll(with:)`` a set of items with distinct ids, no two of which tie,
 /// because then the sorted arrangement is unique and the one-at-a-time result, being
 /// sorted, must be it.
 ///
@@ -15,7 +15,7 @@ import Synchronization
 /// can: the storage is generic, so every item access costs a call through the item
 /// type's witness table, while `Int` code is specialized and inlined.
 extension _ListStorage {
-    /// The result of ``_build(_:comparator:)``.
+    /// The result of ``_build(_:comparator:checkingTies:)``.
     struct _Built {
         var storage: _ListStorage
         /// Whether every row sorts strictly before the next (no two rows tie).
@@ -25,9 +25,11 @@ extension _ListStorage {
     /// Builds storage holding `items`, ordered stably by `comparator`, or returns `nil`
     /// when two items share an id.
     ///
+    /// - Parameter checkingTies: whether to find out if two rows tie (one more
+    ///   comparison per row); when `false`, `isStrictlyIncreasing` is not meaningful.
     /// - Complexity: O(*n* log *n*) comparisons for *n* items (O(*n*) when they arrive
-    ///   sorted), O(*n*) hashes, O(*n* log *n*) integer comparisons.
-    static func _build(_ items: [Item], comparator: @escaping Comparator) -> _Built? {
+    ///   sorted), O(*n*) hashes and integer operations.
+    static func _build(_ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true) -> _Built? {
         // The id index (hash, check ids, build) and the sort of each half of the rows
         // need nothing from each other, so large inputs do them on separate threads;
         // the sorted halves are then merged.
@@ -56,7 +58,8 @@ extension _ListStorage {
         }
         guard let index = ids.withLock({ $0 }) else { return nil }
         // Take the halves out of the lock so that their memory goes as soon as they are merged.
-        let (order, isStrictlyIncreasing) = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
+        let order = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
+        let isStrictlyIncreasing = checkingTies && _isStrictlyIncreasing(items, order, comparator: comparator)
         let rows = _CountedBTree(count: order.count) { items[Int(order[$0])] }
         let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
@@ -73,32 +76,43 @@ extension _ListStorage {
         return order
     }
 
-    /// Two sorted runs of positions merged stably (the first run's items come first
-    /// among ties, as they arrived first), and whether no two of the items tie.
-    private static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: Comparator) -> (order: [Int32], isStrictlyIncreasing: Bool) {
+    /// Two sorted runs of positions merged stably: the first run's items come first
+    /// among ties, as they arrived first.
+    private static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: Comparator) -> [Int32] {
         let (first, second) = runs
+        guard !first.isEmpty, !second.isEmpty else { return first.isEmpty ? second : first }
         var order: [Int32] = []
         order.reserveCapacity(first.count + second.count)
-        var isStrictlyIncreasing = true
-        items.withUnsafeBufferPointer { items in
-            var i = 0, j = 0
-            while i < first.count && j < second.count {
-                if comparator(items[Int(second[j])], items[Int(first[i])]) {
-                    order.append(second[j])
-                    j += 1
-                } else {
-                    order.append(first[i])
-                    i += 1
-                }
-            }
-            order.append(contentsOf: first[i...])
-            order.append(contentsOf: second[j...])
-            for position in order.indices.dropFirst() where !comparator(items[Int(order[position - 1])], items[Int(order[position])]) {
-                isStrictlyIncreasing = false
-                break
+        // Each item is read into a local once, not once per comparison.
+        var i = 0, j = 0
+        var left = items[Int(first[0])], right = items[Int(second[0])]
+        while true {
+            if comparator(right, left) {
+                order.append(second[j])
+                j += 1
+                guard j < second.count else { break }
+                right = items[Int(second[j])]
+            } else {
+                order.append(first[i])
+                i += 1
+                guard i < first.count else { break }
+                left = items[Int(first[i])]
             }
         }
-        return (order, isStrictlyIncreasing)
+        order.append(contentsOf: first[i...])
+        order.append(contentsOf: second[j...])
+        return order
+    }
+
+    /// Whether every item in `order` sorts strictly before the next.
+    private static func _isStrictlyIncreasing(_ items: [Item], _ order: [Int32], comparator: Comparator) -> Bool {
+        guard var previous = order.first.map({ items[Int($0)] }) else { return true }
+        for position in order.dropFirst() {
+            let item = items[Int(position)]
+            if !comparator(previous, item) { return false }
+            previous = item
+        }
+        return true
     }
 
     /// The storage after inserting `items`, none of whose ids is present, with one

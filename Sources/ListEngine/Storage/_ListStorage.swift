@@ -106,7 +106,7 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///   O(*n* + *k* log *k*) when merged.
     mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
         let items = Array(items)
-        if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder) {
+        if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder, checkingTies: false) {
             self = built.storage
             return
         }
