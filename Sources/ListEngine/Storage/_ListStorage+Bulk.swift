@@ -37,6 +37,25 @@ extension _ListStorage {
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
         let ids = Mutex<_IDIndex<Item>?>(nil)
         let halves = Mutex<[[Int32]]>([[], []])
+        // Items that arrive strictly increasing (a refresh in row order, say) need no sort
+        // and have no ties: one pass of comparisons finds out.
+        if checkingTies, _isStrictlyIncreasing(items, comparator: comparator) {
+            let rows = Mutex<_CountedBTree<Item>?>(nil)
+            _forEachConcurrently(count >= _parallelBuildThreshold ? 2 : 1) { part in
+                if part == 0 {
+                    let index = _IDIndex(distinctItems: items)
+                    ids.withLock { $0 = index }
+                } else {
+                    let tree = _CountedBTree(count: count) { items[$0] }
+                    rows.withLock { $0 = tree }
+                }
+            }
+            guard let index = ids.withLock({ $0 }) else { return nil }
+            let tree = rows.withLock { $0 } ?? _CountedBTree(count: count) { items[$0] }
+            let storage = _ListStorage(rows: tree, ids: index, comparator: comparator)
+            storage._checkInvariants()
+            return _Built(storage: storage, isStrictlyIncreasing: true)
+        }
         if count >= _parallelBuildThreshold {
             let middle = count / 2
             _forEachConcurrently(3) { part in
@@ -102,6 +121,17 @@ extension _ListStorage {
         order.append(contentsOf: first[i...])
         order.append(contentsOf: second[j...])
         return order
+    }
+
+    /// Whether every item sorts strictly before the next.
+    private static func _isStrictlyIncreasing(_ items: [Item], comparator: Comparator) -> Bool {
+        guard var previous = items.first else { return true }
+        for position in items.indices.dropFirst() {
+            let item = items[position]
+            if !comparator(previous, item) { return false }
+            previous = item
+        }
+        return true
     }
 
     /// Whether every item in `order` sorts strictly before the next.
