@@ -93,28 +93,27 @@ extension ChangeBatch {
         var sourceOfNew = [Int](repeating: -1, count: newRows.count)
         var survivesOld = [Bool](repeating: false, count: oldRows.count)
         var unpairedOld: [Int] = [], unpairedNew: [Int] = []
+        var isReloaded = [Bool](repeating: false, count: newRows.count)
         // Each row is read into a local once per step of the walk, not once per comparison.
+        // The same id on both sides pairs at once; only different ids need the order.
         var i = 0, j = 0
         if !oldRows.isEmpty && !newRows.isEmpty {
             var oldRow = oldRows[0], newRow = newRows[0]
             while true {
-                var advanceOld = false, advanceNew = false
-                if less(oldRow, newRow) {
+                var advanceOld = true, advanceNew = true
+                if oldRow.id == newRow.id {
+                    sourceOfNew[j] = i
+                    survivesOld[i] = true
+                    isReloaded[j] = oldRow != newRow
+                } else if less(oldRow, newRow) {
                     unpairedOld.append(i)
-                    advanceOld = true
+                    advanceNew = false
                 } else if less(newRow, oldRow) {
                     unpairedNew.append(j)
-                    advanceNew = true
+                    advanceOld = false
                 } else {
-                    if oldRow.id == newRow.id {
-                        sourceOfNew[j] = i
-                        survivesOld[i] = true
-                    } else {
-                        unpairedOld.append(i)
-                        unpairedNew.append(j)
-                    }
-                    advanceOld = true
-                    advanceNew = true
+                    unpairedOld.append(i)
+                    unpairedNew.append(j)
                 }
                 if advanceOld { i += 1 }
                 if advanceNew { j += 1 }
@@ -132,6 +131,7 @@ extension ChangeBatch {
                 if let source = oldOffsets[newRows[offset].id] {
                     sourceOfNew[offset] = source
                     survivesOld[source] = true
+                    isReloaded[offset] = oldRows[source] != newRows[offset]
                 }
             }
         }
@@ -144,7 +144,7 @@ extension ChangeBatch {
                 insertions.append(offset)
             } else {
                 survivors.append((source, offset))
-                if oldRows[source] != newRows[offset] { reloads.append(offset) }
+                if isReloaded[offset] { reloads.append(offset) }
             }
         }
         let deletions = survivesOld.indices.filter { !survivesOld[$0] }
