@@ -15,11 +15,12 @@
 public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, Hashable, Sendable {
     /// The unique identifier of the row.
     public var uid: String
-    /// The sort key: rows are ordered by ascending index, ties broken by `uid`.
-    // Stored before the generic `value`, so its offset does not depend on `Value`: `<`
-    // then reads `uid` and `index` without asking the runtime for the layout of
-    // `DataSourceItem<Value>`, which unspecialized generic code otherwise does on every
+    // `index` is stored before the generic `value`, so its offset does not depend on
+    // `Value`: `<` then reads `uid` and `index` without asking the runtime for the layout
+    // of `DataSourceItem<Value>`, which unspecialized generic code otherwise does on every
     // comparison (about three times the cost of the comparison itself).
+
+    /// The sort key: rows are ordered by ascending index, ties broken by `uid`.
     public var index: Double
     /// The payload shown by a renderer.
     public var value: Value
