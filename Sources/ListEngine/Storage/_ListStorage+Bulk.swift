@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Whole-list construction: the paths that build a list's rows and id index at once
 /// instead of one item at a time.
@@ -35,12 +34,12 @@ extension _ListStorage {
         // the sorted halves are then merged.
         let count = items.count
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
-        let ids = Mutex<_IDIndex<Item>?>(nil)
-        let halves = Mutex<[[Int32]]>([[], []])
+        let ids = LockedState<_IDIndex<Item>?>(nil)
+        let halves = LockedState<[[Int32]]>([[], []])
         // Items that arrive strictly increasing (a refresh in row order, say) need no sort
         // and have no ties: one pass of comparisons finds out.
         if checkingTies, _isStrictlyIncreasing(items, comparator: comparator) {
-            let rows = Mutex<_CountedBTree<Item>?>(nil)
+            let rows = LockedState<_CountedBTree<Item>?>(nil)
             _forEachConcurrently(count >= _parallelBuildThreshold ? 2 : 1) { part in
                 if part == 0 {
                     let index = _IDIndex(distinctItems: items)
