@@ -1,0 +1,111 @@
+@testable import ListEngine
+import ListTestSupport
+import Testing
+
+/// The whole-list paths of the storage (bulk build, merged insertion, `replaceAll`),
+/// at sizes that take them — parallel halves, radix-sorted id hashes, merges — checked
+/// against the one-at-a-time meaning computed the slow way.
+@Suite struct ListStorageBulkTests {
+    /// Rows in the order that inserting new ids one at a time at their upper bounds gives.
+    static func oneAtATime(_ items: [TestRow], into rows: [TestRow] = []) -> [TestRow] {
+        var rows = rows
+        for item in items {
+            var low = 0, high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if item < rows[middle] { high = middle } else { low = middle + 1 }
+            }
+            rows.insert(item, at: low)
+        }
+        return rows
+    }
+
+    /// Records an issue unless every id is found with its item, and sampled ids at their rows.
+    static func expectIndexed(_ storage: _ListStorage<TestRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let rows = Array(storage.rows)
+        #expect(storage.ids.count == rows.count, "\(context)", sourceLocation: sourceLocation)
+        for (offset, row) in rows.enumerated()
+        where storage[id: row.id] != row || (offset % 97 == 0 && storage.position(of: row.id) != offset) {
+            Issue.record("id \(row.id) not indexed at \(offset) — \(context)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test("a bulk add into an empty list equals inserting one at a time", arguments: [10, 5_000, 20_000])
+    func bulkAdd(count: Int) {
+        for seed in UInt64(0)..<2 {
+            var rng = SplitMix64(seed: seed &+ UInt64(count))
+            let keys = rng.chance(0.5) ? 8 : count * 4  // many ties, or almost none
+            let items = (0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }.shuffled(using: &rng)
+            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            storage.add(contentsOf: items)
+            let context = "count \(count) seed \(seed)"
+            #expect(Array(storage.rows) == items.sorted { $0 < $1 }, "\(context)")  // stable: the one-at-a-time order
+            Self.expectIndexed(storage, context)
+        }
+    }
+
+    @Test("many new ids added at once equal inserting them one at a time, with and without ties")
+    func mergedInsertion() {
+        for seed in UInt64(0)..<4 {
+            var rng = SplitMix64(seed: seed)
+            let keys = seed % 2 == 0 ? 1_000_000 : 50
+            let existing = (0..<20_000).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
+            let added = (20_000..<26_000).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }.shuffled(using: &rng)
+            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            storage.add(contentsOf: existing)
+            storage.add(contentsOf: added)
+            let context = "seed \(seed)"
+            #expect(Array(storage.rows) == Self.oneAtATime(added, into: Self.oneAtATime(existing)), "\(context)")
+            Self.expectIndexed(storage, context)
+        }
+    }
+
+    @Test("replaceAll of many rows with no ties gives their sorted order, in order, shuffled or with a repeated id")
+    func replaceAllWithoutTies() {
+        for seed in UInt64(0)..<6 {
+            var rng = SplitMix64(seed: seed)
+            var keys = Array(0..<30_000).map { $0 * 10 }.shuffled(using: &rng)  // distinct: no ties
+            let old = (0..<20_000).map { TestRow(id: $0, key: keys.removeLast()) }
+            var replacement = old.filter { _ in rng.chance(0.9) }.map {
+                rng.chance(0.1) ? TestRow(id: $0.id, key: keys.removeLast(), payload: 1) : $0
+            }
+            replacement += (20_000..<21_000).map { TestRow(id: $0, key: keys.removeLast()) }
+            switch seed % 3 {
+            case 0: replacement.sort { $0 < $1 }  // as a server returns them
+            case 1: replacement.shuffle(using: &rng)
+            default: replacement.append(TestRow(id: replacement[0].id, key: 5))  // a repeated id: the last wins
+            }
+            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            storage.add(contentsOf: old)
+            storage.replaceAll(with: replacement)
+            var last: [Int: TestRow] = [:]
+            for item in replacement { last[item.id] = item }
+            let context = "seed \(seed)"
+            #expect(Array(storage.rows) == last.values.sorted { $0 < $1 }, "\(context)")
+            Self.expectIndexed(storage, context)
+        }
+    }
+
+    @Test("replaceAll with ties equals the oracle's one-at-a-time result")
+    func replaceAllWithTies() {
+        for seed in UInt64(0)..<6 {
+            var rng = SplitMix64(seed: seed)
+            let old = (0..<1_500).map { TestRow(id: $0, key: rng.int(in: 0..<40)) }
+            var replacement = old.filter { _ in rng.chance(0.9) }.map {
+                rng.chance(0.2) ? TestRow(id: $0.id, key: rng.int(in: 0..<40), payload: 1) : $0
+            }
+            replacement += (1_500..<1_700).map { TestRow(id: $0, key: rng.int(in: 0..<40)) }
+            if seed % 2 == 0 { replacement.shuffle(using: &rng) } else { replacement.sort { $0 < $1 } }
+            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            var oracle = ListOracle<TestRow>(sortedBy: { $0 < $1 })
+            storage.add(contentsOf: old)
+            oracle.add(old)
+            storage.replaceAll(with: replacement)
+            oracle.replaceAll(with: replacement)
+            let context = "seed \(seed)"
+            #expect(Array(storage.rows) == oracle.rows, "\(context)")
+            Self.expectIndexed(storage, context)
+        }
+    }
+}
