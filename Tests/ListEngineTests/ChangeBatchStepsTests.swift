@@ -11,11 +11,16 @@ import Testing
         source.attach(recorder)
         _ = await source.flush()
         _ = recorder.take()
-        source.add([TestRow(id: 7, key: 5), TestRow(id: 0, key: 75), TestRow(id: 3, key: 30, payload: 1), TestRow(id: 20, key: 41)])
-        source.remove(ids: [5])
+        // One call, so one batch: drop #5, re-key #7 and #0, change #3's content, add #20.
+        source.replaceAll(with: [
+            TestRow(id: 7, key: 5), TestRow(id: 0, key: 75), TestRow(id: 3, key: 30, payload: 1), TestRow(id: 20, key: 41),
+            TestRow(id: 1, key: 10), TestRow(id: 2, key: 20), TestRow(id: 4, key: 40), TestRow(id: 6, key: 60),
+        ])
         _ = await source.flush()
         let batch = recorder.take()[0]
         #expect(batch.deletions == [5])
+        #expect(batch.insertions == [5])
+        #expect(batch.reloads == [0, 3, 7])  // the re-keyed rows changed content too
         #expect(batch.moves.count == 2)
         var rows = Array(batch.old)
         batch.apply(to: &rows)
