@@ -44,16 +44,7 @@ extension _CountedBTree {
             level.append(_Node(leaf: elements))
             next += size
         }
-        while level.count > 1 {
-            var parents: [_Node] = []
-            var first = 0
-            for size in Self._evenSizes(total: level.count, target: fanout.branch, capacity: fanout.branch) {
-                parents.append(_Node(children: Array(level[first ..< first + size])))
-                first += size
-            }
-            level = parents
-        }
-        root = level[0]
+        root = Self._stackBranches(on: level, fanout: fanout)
         _checkInvariants()
     }
 }

@@ -94,18 +94,26 @@ struct _CountedBTree<Element> {
             start = end
         }
 
+        root = Self._stackBranches(on: level, fanout: fanout)
+        _checkInvariants()
+    }
+
+    /// The root of the branch levels built bottom-up on `leaves`, each filled to capacity.
+    ///
+    /// - Complexity: O(*n* / *b*) nodes for *n* leaves and branch capacity *b*.
+    static func _stackBranches(on leaves: [_Node], fanout: _Fanout) -> _Node {
+        var level = leaves
         while level.count > 1 {
             var parents: [_Node] = []
             parents.reserveCapacity((level.count + fanout.branch - 1) / fanout.branch)
             var first = 0
-            for size in Self._evenSizes(total: level.count, target: fanout.branch, capacity: fanout.branch) {
+            for size in _evenSizes(total: level.count, target: fanout.branch, capacity: fanout.branch) {
                 parents.append(_Node(children: Array(level[first ..< first + size])))
                 first += size
             }
             level = parents
         }
-        root = level[0]
-        _checkInvariants()
+        return level[0]
     }
 
     /// The sizes of the groups of one level of a bulk build, which together hold `total`
