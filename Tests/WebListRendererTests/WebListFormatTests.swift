@@ -38,8 +38,8 @@ struct WebListFormatTests {
         let source = ListDataSource([TestRow(id: 1, key: 1), TestRow(id: 2, key: 2), TestRow(id: 3, key: 3)])
         let recorder = BatchRecorder<TestRow>()
         source.attach(recorder)
-        source.add(TestRow(id: 1, key: 9, payload: 1))
-        source.remove(ids: [2])
+        // One call, so one batch: #2 goes, #1 is re-keyed to the end.
+        source.replaceAll(with: [TestRow(id: 1, key: 9, payload: 1), TestRow(id: 3, key: 3)])
         await source.flush()
         let batch = try #require(recorder.batches.last)
         let message = testRowFormat.message(for: batch)
