@@ -45,7 +45,7 @@ struct WebListFormatTests {
         let message = testRowFormat.message(for: batch)
         #expect(message == .batch(from: 1, to: 2, steps: [
             .remove(at: 1),
-            .move(from: 0, to: 1),
+            .move(from: 1, to: 0),  // one move either way; the full walk keeps #1 and moves #3
             .reload(testRowFormat.row(TestRow(id: 1, key: 9, payload: 1)), at: 1),
         ]))
     }
