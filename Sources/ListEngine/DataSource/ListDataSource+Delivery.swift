@@ -91,7 +91,7 @@ extension ListDataSource {
                     _working.storage.replaceAll(with: items)
                     touched = .all
                 case .sort(let comparator):
-                    _ = _working.storage.sort(by: comparator)
+                    _working.storage.sort(by: comparator)
                     touched = .all
                 case .attach(let box):
                     _publish(touched)

@@ -9,14 +9,6 @@ enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
     case attach(_RendererBox<Item>)
     /// Resume once every earlier command is delivered everywhere.
     case flush(CheckedContinuation<ListSnapshot<Item>, Never>)
-
-    /// Whether the command changes rows (and so may be coalesced with its neighbours).
-    var isMutation: Bool {
-        switch self {
-        case .add, .remove, .removeAll, .replaceAll, .sort: true
-        case .attach, .flush: false
-        }
-    }
 }
 
 /// The hand-off between callers and the diff queue, as a value-type state machine.

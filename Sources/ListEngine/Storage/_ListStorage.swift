@@ -154,14 +154,12 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
 
     /// Re-sorts the rows stably under `comparator`, which becomes the list's order.
     ///
-    /// - Returns: for each new position, the row's position before the sort.
     /// - Complexity: O(*n* log *n*) comparisons.
-    mutating func sort(by comparator: @escaping Comparator) -> [Int] {
-        var pairs = rows.enumerated().map { (offset: $0.offset, item: $0.element) }
-        pairs.sort { comparator($0.item, $1.item) }  // stable: ties keep current order
-        rows = _CountedBTree(pairs.lazy.map(\.item))
+    mutating func sort(by comparator: @escaping Comparator) {
+        var items = Array(rows)
+        items.sort(by: comparator)  // stable: ties keep their current order
+        rows = _CountedBTree(items)
         areInIncreasingOrder = comparator
         _checkInvariants()
-        return pairs.map(\.offset)
     }
 }
