@@ -6,6 +6,19 @@ import Testing
 @Suite struct GoldenTests {
     typealias Row = DataSourceItem<String>
 
+    /// `[A(1), B(2), C(3)]` (titled "a", "b", "c", or untitled) with a recorder attached
+    /// and its attach batch already taken.
+    func watchedABC(titled: Bool) async -> (ListDataSource<Row>, BatchRecorder<Row>) {
+        let rows = [("A", 1.0), ("B", 2.0), ("C", 3.0)].map { uid, index in
+            Row(uid: uid, value: titled ? uid.lowercased() : "", index: index)
+        }
+        let source = ListDataSource<Row>(rows)
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await settled(source, recorder)
+        return (source, recorder)
+    }
+
     func settled(_ source: ListDataSource<Row>, _ recorder: BatchRecorder<Row>) async -> [ChangeBatch<Row>] {
         _ = await source.flush()
         return recorder.take()
@@ -25,10 +38,7 @@ import Testing
 
     @Test("updating C's title is one reload and no move")
     func contentUpdateReloads() async {
-        let source = ListDataSource<Row>([Row(uid: "A", value: "a", index: 1), Row(uid: "B", value: "b", index: 2), Row(uid: "C", value: "c", index: 3)])
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await settled(source, recorder)
+        let (source, recorder) = await watchedABC(titled: true)
         source.add(Row(uid: "C", value: "C, retitled", index: 3))
         let batches = await settled(source, recorder)
         #expect(batches.count == 1)
@@ -40,10 +50,7 @@ import Testing
 
     @Test("moving C's index to 0.5 moves C to the top")
     func rekeyMoves() async {
-        let source = ListDataSource<Row>([Row(uid: "A", value: "a", index: 1), Row(uid: "B", value: "b", index: 2), Row(uid: "C", value: "c", index: 3)])
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await settled(source, recorder)
+        let (source, recorder) = await watchedABC(titled: true)
         source.add(Row(uid: "C", value: "c", index: 0.5))
         let batches = await settled(source, recorder)
         #expect(source.snapshot.map(\.uid) == ["C", "A", "B"])
@@ -54,10 +61,7 @@ import Testing
 
     @Test("[A(1), B(2), C(3)] + C(1.5) gives [A, C, B] with exactly one move")
     func theCaseThatCorruptsT21() async {
-        let source = ListDataSource<Row>([Row(uid: "A", value: "", index: 1), Row(uid: "B", value: "", index: 2), Row(uid: "C", value: "", index: 3)])
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await settled(source, recorder)
+        let (source, recorder) = await watchedABC(titled: false)
         source.add(Row(uid: "C", value: "", index: 1.5))
         let batches = await settled(source, recorder)
         #expect(source.snapshot.map(\.uid) == ["A", "C", "B"])
