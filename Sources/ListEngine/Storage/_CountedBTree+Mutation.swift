@@ -16,11 +16,7 @@ extension _CountedBTree {
         _makeRootUnique()
         let node = root.unsafelyUnwrapped
         if let sibling = node.insert(element, at: position, fanout: fanout) {
-            root = _Node(
-                children: [node, sibling],
-                childCounts: [node.count, sibling.count],
-                count: node.count + sibling.count
-            )
+            root = _Node(children: [node, sibling])
         }
         _checkInvariants()
     }
@@ -70,6 +66,7 @@ extension _CountedBTree._Node {
         var offset = position
         let slot = slot(containing: &offset)
         uniqueChild(at: slot).replace(at: offset, with: element)
+        if offset == 0 { childFirsts[slot] = element }
     }
 
     /// Inserts `element` at `position` of this subtree.
@@ -84,13 +81,16 @@ extension _CountedBTree._Node {
         let slot = slot(forInsertionAt: &offset)
         let child = uniqueChild(at: slot)
         count += 1
-        guard let sibling = child.insert(element, at: offset, fanout: fanout) else {
+        let sibling = child.insert(element, at: offset, fanout: fanout)
+        if offset == 0 { childFirsts[slot] = element }
+        guard let sibling else {
             childCounts[slot] += 1
             return nil
         }
         childCounts[slot] = child.count
         children.insert(sibling, at: slot + 1)
         childCounts.insert(sibling.count, at: slot + 1)
+        childFirsts.insert(sibling.first, at: slot + 1)
         guard children.count > fanout.branch else { return nil }
 
         let half = children.count / 2
@@ -100,11 +100,15 @@ extension _CountedBTree._Node {
         var rightCounts: [Int] = []
         rightCounts.reserveCapacity(fanout.branch)
         rightCounts.append(contentsOf: childCounts[half...])
+        var rightFirsts: [Element] = []
+        rightFirsts.reserveCapacity(fanout.branch)
+        rightFirsts.append(contentsOf: childFirsts[half...])
         let rightCount = rightCounts.reduce(0, +)
         children.removeSubrange(half...)
         childCounts.removeSubrange(half...)
+        childFirsts.removeSubrange(half...)
         count -= rightCount
-        return _CountedBTree._Node(children: rightChildren, childCounts: rightCounts, count: rightCount)
+        return _CountedBTree._Node(children: rightChildren, childCounts: rightCounts, childFirsts: rightFirsts, count: rightCount)
     }
 
     /// Inserts `element` at `position` of this leaf, splitting a full leaf first so that
@@ -144,6 +148,8 @@ extension _CountedBTree._Node {
         let child = uniqueChild(at: slot)
         let removed = child.remove(at: offset, fanout: fanout)
         childCounts[slot] -= 1
+        // A non-root child keeps at least one item, so it still has a first element.
+        if offset == 0 { refreshFirst(at: slot) }
         let capacity = child.isLeaf ? fanout.leaf : fanout.branch
         if child.width < capacity / 2 {
             rebalanceChild(at: slot, capacity: capacity)
@@ -166,6 +172,7 @@ extension _CountedBTree._Node {
             left.append(contentsOf: children[rightSlot])
             children.remove(at: rightSlot)
             childCounts.remove(at: rightSlot)
+            childFirsts.remove(at: rightSlot)
             childCounts[leftSlot] = left.count
             return
         }
@@ -178,6 +185,8 @@ extension _CountedBTree._Node {
         }
         childCounts[leftSlot] = left.count
         childCounts[rightSlot] = right.count
+        // Items moved across the boundary: only the right node's first element changed.
+        refreshFirst(at: rightSlot)
     }
 
     /// Appends the items of `other`, a node at the same level, to this node.
@@ -187,6 +196,7 @@ extension _CountedBTree._Node {
         } else {
             children.append(contentsOf: other.children)
             childCounts.append(contentsOf: other.childCounts)
+            childFirsts.append(contentsOf: other.childFirsts)
         }
         count += other.count
     }
@@ -202,9 +212,11 @@ extension _CountedBTree._Node {
             let start = children.count - k
             other.children.insert(contentsOf: children[start...], at: 0)
             other.childCounts.insert(contentsOf: childCounts[start...], at: 0)
+            other.childFirsts.insert(contentsOf: childFirsts[start...], at: 0)
             moved = childCounts[start...].reduce(0, +)
             children.removeLast(k)
             childCounts.removeLast(k)
+            childFirsts.removeLast(k)
         }
         count -= moved
         other.count += moved
@@ -220,9 +232,11 @@ extension _CountedBTree._Node {
         } else {
             other.children.append(contentsOf: children[..<k])
             other.childCounts.append(contentsOf: childCounts[..<k])
+            other.childFirsts.append(contentsOf: childFirsts[..<k])
             moved = childCounts[..<k].reduce(0, +)
             children.removeFirst(k)
             childCounts.removeFirst(k)
+            childFirsts.removeFirst(k)
         }
         count -= moved
         other.count += moved

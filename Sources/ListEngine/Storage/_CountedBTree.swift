@@ -175,7 +175,7 @@ struct _CountedBTree<Element> {
     /// The tree must be partitioned by the predicate: every element for which it returns
     /// `false` comes before every element for which it returns `true`. The search descends
     /// once from the root, binary-searching the first elements of the children of each
-    /// branch and then the elements of one leaf.
+    /// branch (kept in the branch itself) and then the elements of one leaf.
     ///
     /// When the tree is not partitioned (an inconsistent predicate), the result is still a
     /// position in `0 ... count`, though not a meaningful one.
@@ -191,7 +191,7 @@ struct _CountedBTree<Element> {
             var high = node.children.count
             while low < high {
                 let middle = low + (high - low) / 2
-                if try belongsInSecondPartition(node.children[middle].firstElement) {
+                if try belongsInSecondPartition(node.childFirsts[middle]) {
                     high = middle
                 } else {
                     low = middle + 1
@@ -277,6 +277,10 @@ extension _CountedBTree {
         /// `childCounts[i] == children[i].count`, kept here so that a descent scans one
         /// contiguous array instead of touching every child.
         var childCounts: [Int]
+        /// `childFirsts[i]` is the first element of `children[i]`'s subtree, kept here so
+        /// that a search binary-searches one contiguous array per level instead of
+        /// descending to a leaf for every probe.
+        var childFirsts: [Element]
         /// Whether this node is a leaf. Fixed for the lifetime of the node.
         let isLeaf: Bool
 
@@ -286,25 +290,34 @@ extension _CountedBTree {
             self.elements = elements
             self.children = []
             self.childCounts = []
+            self.childFirsts = []
             self.isLeaf = true
         }
 
         /// Creates a branch whose children are `children`.
         init(children: [_Node]) {
-            let childCounts = children.map(\.count)
+            var childCounts: [Int] = [], childFirsts: [Element] = []
+            childCounts.reserveCapacity(children.count)
+            childFirsts.reserveCapacity(children.count)
+            for child in children {
+                childCounts.append(child.count)
+                childFirsts.append(child.first)
+            }
             self.count = childCounts.reduce(0, +)
             self.elements = []
             self.children = children
             self.childCounts = childCounts
+            self.childFirsts = childFirsts
             self.isLeaf = false
         }
 
-        /// Creates a branch from children whose counts are already known.
-        init(children: [_Node], childCounts: [Int], count: Int) {
+        /// Creates a branch from children whose counts and first elements are already known.
+        init(children: [_Node], childCounts: [Int], childFirsts: [Element], count: Int) {
             self.count = count
             self.elements = []
             self.children = children
             self.childCounts = childCounts
+            self.childFirsts = childFirsts
             self.isLeaf = false
         }
 
@@ -315,6 +328,7 @@ extension _CountedBTree {
             self.elements = node.elements
             self.children = node.children
             self.childCounts = node.childCounts
+            self.childFirsts = node.childFirsts
             self.isLeaf = node.isLeaf
         }
 
@@ -322,10 +336,17 @@ extension _CountedBTree {
         var width: Int { isLeaf ? elements.count : children.count }
 
         /// The first element of this subtree.
-        var firstElement: Element {
-            var node = self
-            while !node.isLeaf { node = node.children[0] }
-            return node.elements[0]
+        ///
+        /// - Precondition: the subtree is not empty.
+        /// - Complexity: O(1).
+        var first: Element {
+            isLeaf ? elements[0] : childFirsts[0]
+        }
+
+        /// Stores the current first element of the child at `slot` in ``childFirsts``,
+        /// after a change that may have replaced it.
+        func refreshFirst(at slot: Int) {
+            childFirsts[slot] = children[slot].first
         }
 
         /// Returns the child that holds position `offset` of this branch's subtree, and turns
@@ -369,7 +390,7 @@ extension _CountedBTree {
         /// Checks the invariants of this subtree; see ``_CountedBTree/_checkInvariants()``.
         func _checkInvariants(depth: Int, isRoot: Bool, fanout: _Fanout, leafDepth: inout Int?) {
             if isLeaf {
-                precondition(children.isEmpty && childCounts.isEmpty, "A leaf must not have children")
+                precondition(children.isEmpty && childCounts.isEmpty && childFirsts.isEmpty, "A leaf must not have children")
                 precondition(count == elements.count, "A leaf's count must equal its number of elements")
                 precondition(elements.count <= fanout.leaf, "A leaf must not exceed its capacity")
                 precondition(isRoot || elements.count >= fanout.leaf / 2, "A non-root leaf must be at least half full")
@@ -382,12 +403,14 @@ extension _CountedBTree {
             }
             precondition(elements.isEmpty, "A branch must not hold elements")
             precondition(children.count == childCounts.count, "A branch must have one count per child")
+            precondition(children.count == childFirsts.count, "A branch must have one first element per child")
             precondition(children.count <= fanout.branch, "A branch must not exceed its capacity")
             precondition(isRoot || children.count >= fanout.branch / 2, "A non-root branch must be at least half full")
             var total = 0
             for slot in 0 ..< children.count {
                 let child = children[slot]
                 precondition(child.count == childCounts[slot], "A branch's child count must match the child")
+                precondition(_isSameValue(childFirsts[slot], child.first) != false, "A branch's first element of a child must match the child")
                 child._checkInvariants(depth: depth + 1, isRoot: false, fanout: fanout, leafDepth: &leafDepth)
                 total += childCounts[slot]
             }
@@ -396,6 +419,21 @@ extension _CountedBTree {
         #endif
     }
 }
+
+#if LIST_INTERNAL_CHECKS
+/// Whether two values are equal, or `nil` when their type is not `Equatable`: lets the
+/// invariant checks of an unconstrained generic tree compare elements when they can.
+func _isSameValue<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
+    guard let lhs = lhs as? any Equatable else { return nil }
+    return lhs._isEqual(toAny: rhs)
+}
+
+extension Equatable {
+    fileprivate func _isEqual(toAny other: Any) -> Bool {
+        (other as? Self) == self
+    }
+}
+#endif
 
 // Nodes are mutated only through references proven unique by `isKnownUniquelyReferenced`
 // (the tree's root, or a child slot of a node that is itself unique). A node that is
