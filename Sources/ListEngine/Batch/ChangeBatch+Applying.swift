@@ -7,12 +7,12 @@ extension ChangeBatch {
     /// ```
     /// - Parameter rows: the rows of `old`; on return, the rows of `new`.
     /// - Complexity: O(*c* · *n*) array edits for *c* steps.
-    public func apply(to rows: inout [Item]) {
+    @inlinable public func apply(to rows: inout [Item]) {
         for step in steps { Self.apply(step, to: &rows) }
     }
 
     /// Applies one step to an array, with a precondition on its offsets.
-    public static func apply(_ step: ListStep<Item>, to rows: inout [Item]) {
+    @inlinable public static func apply(_ step: ListStep<Item>, to rows: inout [Item]) {
         switch step {
         case .remove(let offset):
             precondition(rows.indices.contains(offset), "remove offset \(offset) out of range")
@@ -33,7 +33,7 @@ extension ChangeBatch {
 
     /// Applies the set form: remove deletions and move sources from the highest offset
     /// down, insert insertions and move destinations from the lowest offset up, reload.
-    func _applyingSets(to oldRows: [Item]) -> [Item] {
+    @inlinable func _applyingSets(to oldRows: [Item]) -> [Item] {
         var rows = oldRows
         var removals: [(offset: Int, isMove: Bool)] = deletions.map { ($0, false) }
         removals += moves.map { ($0.from, true) }

@@ -1,5 +1,5 @@
 /// Which rows a batch's mutations named, and so which rows may move.
-enum _TouchedRows<ID: Hashable & Sendable>: Sendable {
+@usableFromInline enum _TouchedRows<ID: Hashable & Sendable>: Sendable {
     /// Every row (after `sort(by:)`, `replaceAll(with:)` or `removeAll()`).
     case all
     /// The ids passed to `add` and `remove` calls.
@@ -11,7 +11,7 @@ extension ChangeBatch {
     ///
     /// - Complexity: for `.ids`, O(*k* log *n*) comparisons for *k* touched ids and *n*
     ///   rows — independent of the rest of the list. For `.all`, O(*n* log *n*).
-    static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>) -> Self {
+    @inlinable static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>) -> Self {
         // From or to an empty list, every row is an insertion or a deletion.
         if old.isEmpty || new.isEmpty {
             return ChangeBatch(old: old, new: new, deletions: Array(old.indices), insertions: Array(new.indices), moves: [], reloads: [])
@@ -28,7 +28,7 @@ extension ChangeBatch {
         }
     }
 
-    static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
+    @inlinable static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
         var deletions: [Int] = [], insertions: [Int] = [], reloads: [Int] = []
         var survivors: [(old: Int, new: Int)] = []
         for id in touched {
@@ -87,7 +87,7 @@ extension ChangeBatch {
     /// - Complexity: O(*n* + *m*) comparisons, O(*u*) hashes for the *u* rows the walk
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
-    static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
+    @inlinable static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
         let oldRows = old._storage.rows._array, newRows = new._storage.rows._array
         let less = new._storage.areInIncreasingOrder
         var sourceOfNew = [Int](repeating: -1, count: newRows.count)

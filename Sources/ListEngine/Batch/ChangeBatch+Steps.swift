@@ -11,7 +11,7 @@ extension ChangeBatch {
     /// after the row that precedes it in `new`, so earlier placements are never disturbed.
     ///
     /// - Complexity: O(*c* log *n*) for *c* changes and *n* rows: it never walks the list.
-    public var steps: [ListStep<Item>] {
+    @inlinable public var steps: [ListStep<Item>] {
         var steps: [ListStep<Item>] = []
         steps.reserveCapacity(deletions.count + moves.count + insertions.count + reloads.count)
         for offset in deletions.reversed() { steps.append(.remove(at: offset)) }
@@ -29,7 +29,7 @@ extension ChangeBatch {
     /// after its predecessor in the target order; the chain of placed rows behind an
     /// unmoved row (its *head*) always stays contiguous. Two Fenwick trees over source
     /// positions count rows not yet placed and rows placed behind each head.
-    private func _appendMoveSteps(to steps: inout [ListStep<Item>]) {
+    @inlinable func _appendMoveSteps(to steps: inout [ListStep<Item>]) {
         guard !moves.isEmpty else { return }
         let sources = moves.map { $0.from - deletions._countLess(than: $0.from) }
         let targets = moves.map { $0.to - insertions._countLess(than: $0.to) }

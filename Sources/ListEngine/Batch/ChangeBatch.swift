@@ -42,7 +42,7 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
     public let reloads: [Int]
 
     /// Creates a batch from its parts. The parts must describe the step from `old` to `new`.
-    public init(old: ListSnapshot<Item>, new: ListSnapshot<Item>, deletions: [Int], insertions: [Int], moves: [ListMove], reloads: [Int]) {
+    @inlinable public init(old: ListSnapshot<Item>, new: ListSnapshot<Item>, deletions: [Int], insertions: [Int], moves: [ListMove], reloads: [Int]) {
         self.old = old
         self.new = new
         self.deletions = deletions
@@ -53,14 +53,14 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
 
     /// The version of `new`: one more than `old.version`, except for the attach batch
     /// that brings a newly attached renderer from the empty list to the current one.
-    public var version: Int { new.version }
+    @inlinable public var version: Int { new.version }
 
     /// Whether the batch changes nothing. Only an attach batch for an empty list is empty;
     /// mutations that change nothing deliver no batch.
-    public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && reloads.isEmpty }
+    @inlinable public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && reloads.isEmpty }
 
     /// The batch that brings a renderer from the empty list to `snapshot`.
-    static func attach(to snapshot: ListSnapshot<Item>) -> Self {
+    @inlinable static func attach(to snapshot: ListSnapshot<Item>) -> Self {
         ChangeBatch(
             old: .empty(comparator: snapshot._storage.areInIncreasingOrder),
             new: snapshot,
@@ -73,7 +73,7 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
 }
 
 extension ChangeBatch: CustomStringConvertible {
-    public var description: String {
+    @inlinable public var description: String {
         "ChangeBatch(v\(old.version)→v\(new.version), deletions: \(deletions), insertions: \(insertions), moves: \(moves), reloads: \(reloads))"
     }
 }

@@ -6,12 +6,12 @@ public struct ListMove: Hashable, Sendable, CustomStringConvertible {
     public let to: Int
 
     /// Creates a move from offset `from` in the old rows to offset `to` in the new rows.
-    public init(from: Int, to: Int) {
+    @inlinable public init(from: Int, to: Int) {
         self.from = from
         self.to = to
     }
 
-    public var description: String { "\(from)→\(to)" }
+    @inlinable public var description: String { "\(from)→\(to)" }
 }
 
 /// One step of a sequential edit script.

@@ -10,51 +10,51 @@
 /// if let row = snapshot.index(of: "p00042") { print(snapshot[row]) }
 /// ```
 public struct ListSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
-    let _storage: _ListStorage<Item>
+    @usableFromInline let _storage: _ListStorage<Item>
 
     /// The list version this snapshot shows. Version 0 is the empty list a data source
     /// starts from; every delivered batch increments it by one.
     public let version: Int
 
-    init(_storage: _ListStorage<Item>, version: Int) {
+    @inlinable init(_storage: _ListStorage<Item>, version: Int) {
         self._storage = _storage
         self.version = version
     }
 
     /// The empty snapshot at version 0, ordered by `comparator`.
-    static func empty(comparator: @escaping _ListStorage<Item>.Comparator) -> Self {
+    @inlinable static func empty(comparator: @escaping _ListStorage<Item>.Comparator) -> Self {
         Self(_storage: _ListStorage(comparator: comparator), version: 0)
     }
 
     /// The offset of the row with `id`, or `nil` if the snapshot does not hold it.
     ///
     /// - Complexity: O(log *n*) comparisons (plus the rows tied with the item).
-    public func index(of id: Item.ID) -> Int? { _storage.position(of: id) }
+    @inlinable public func index(of id: Item.ID) -> Int? { _storage.position(of: id) }
 
     /// Whether the snapshot holds a row with `id`.
     ///
     /// - Complexity: O(log *n*).
-    public func contains(id: Item.ID) -> Bool { _storage[id: id] != nil }
+    @inlinable public func contains(id: Item.ID) -> Bool { _storage[id: id] != nil }
 
     /// The row with `id`, or `nil`.
     ///
     /// - Complexity: O(log *n*).
-    public subscript(id id: Item.ID) -> Item? { _storage[id: id] }
+    @inlinable public subscript(id id: Item.ID) -> Item? { _storage[id: id] }
 }
 
 extension ListSnapshot: RandomAccessCollection {
     public typealias Index = Int
     public typealias Indices = Range<Int>
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { _storage.count }
-    public var count: Int { _storage.count }
-    public var isEmpty: Bool { _storage.count == 0 }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { _storage.count }
+    @inlinable public var count: Int { _storage.count }
+    @inlinable public var isEmpty: Bool { _storage.count == 0 }
 
     /// The row at `position`.
     ///
     /// - Complexity: O(log *n*); iterate the snapshot to visit rows in O(1) each.
-    public subscript(position: Int) -> Item {
+    @inlinable public subscript(position: Int) -> Item {
         precondition(position >= 0 && position < _storage.count, "snapshot offset \(position) out of range 0..<\(_storage.count)")
         return _storage[position]
     }
@@ -62,15 +62,19 @@ extension ListSnapshot: RandomAccessCollection {
     /// Iterates the rows in order.
     ///
     /// - Complexity: O(1) amortized per row.
-    public func makeIterator() -> Iterator { Iterator(base: _storage.rows.makeIterator()) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(base: _storage.rows.makeIterator()) }
 
     /// An iterator over a snapshot's rows in order.
     public struct Iterator: IteratorProtocol {
-        var base: _CountedBTree<Item>.Iterator
-        public mutating func next() -> Item? { base.next() }
+        @usableFromInline var base: _CountedBTree<Item>.Iterator
+
+        @inlinable init(base: _CountedBTree<Item>.Iterator) {
+            self.base = base
+        }
+        @inlinable public mutating func next() -> Item? { base.next() }
     }
 }
 
 extension ListSnapshot: CustomStringConvertible {
-    public var description: String { "ListSnapshot(version: \(version), \(Array(self)))" }
+    @inlinable public var description: String { "ListSnapshot(version: \(version), \(Array(self)))" }
 }

@@ -7,7 +7,7 @@
 ///
 /// - Returns: a mask, `true` at the indices that belong to the subsequence.
 /// - Complexity: O(*k* log *k*) comparisons, *k* = `values.count`.
-func _longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
+@inlinable func _longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
     var tails: [Int] = []
     var tailValues: [Int] = []  // values[tails[k]], kept beside tails so the search reads one array
     tails.reserveCapacity(min(values.count, 1024))
@@ -41,7 +41,7 @@ extension Array where Element == Int {
     /// The number of elements less than `value`, for an ascending array.
     ///
     /// - Complexity: O(log *n*).
-    func _countLess(than value: Int) -> Int {
+    @inlinable func _countLess(than value: Int) -> Int {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2

@@ -22,12 +22,12 @@ import Darwin
 /// `withLock`, which holds `mutex` for the whole closure, so accesses from different
 /// threads are serialized; `State` itself is `Sendable`, so values moved in or out
 /// of the lock may cross threads.
-package final class LockedState<State: Sendable>: @unchecked Sendable {
-    private var state: State
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+@usableFromInline package final class LockedState<State: Sendable>: @unchecked Sendable {
+    @usableFromInline var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates the lock holding `initial`.
-    package init(_ initial: State) {
+    @inlinable package init(_ initial: State) {
         state = initial
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -44,7 +44,7 @@ package final class LockedState<State: Sendable>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the state.
     ///
     /// - Complexity: O(1) plus `body`; never call back into the same lock from `body`.
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @inlinable package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

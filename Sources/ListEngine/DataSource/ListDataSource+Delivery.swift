@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension ListDataSource {
     /// Starts delivering batches to `renderer`.
@@ -17,14 +18,14 @@ extension ListDataSource {
     /// - Returns: the token to pass to ``detach(_:)``.
     /// - Complexity: O(1) on the caller; O(*n*) to build the attach batch on the diff queue.
     @discardableResult
-    public func attach<Renderer: ListRenderer>(_ renderer: Renderer, on queue: DispatchQueue? = nil) -> RendererToken
+    @inlinable public func attach<Renderer: ListRenderer>(_ renderer: Renderer, on queue: DispatchQueue? = nil) -> RendererToken
     where Renderer.Item == Item {
         _attach(on: queue) { renderer.render($0) }
     }
 
     /// Stops delivering to the renderer attached with `token`; batches not yet rendered
     /// are dropped. Detaching twice, or an unknown token, does nothing.
-    public func detach(_ token: RendererToken) {
+    @inlinable public func detach(_ token: RendererToken) {
         let box = _shared.withLock { $0.ledger.unregister(token) }
         box?.isDetached.store(true, ordering: .releasing)
     }
@@ -35,7 +36,7 @@ extension ListDataSource {
     /// ```swift
     /// for await batch in source.batches() { print(batch.version) }
     /// ```
-    public func batches() -> AsyncStream<ChangeBatch<Item>> {
+    @inlinable public func batches() -> AsyncStream<ChangeBatch<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeBatch<Item>.self)
         let token = _attach(on: nil) { continuation.yield($0) }
         continuation.onTermination = { [weak self] _ in self?.detach(token) }
@@ -47,13 +48,13 @@ extension ListDataSource {
     ///
     /// - Returns: the snapshot after those mutations.
     @discardableResult
-    public func flush() async -> ListSnapshot<Item> {
+    @inlinable public func flush() async -> ListSnapshot<Item> {
         await withCheckedContinuation { continuation in
             _submit(.flush(continuation))
         }
     }
 
-    func _attach(on queue: DispatchQueue?, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) -> RendererToken {
+    @inlinable func _attach(on queue: DispatchQueue?, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) -> RendererToken {
         // Without a queue of the caller's, the private queue runs at the diff queue's
         // quality of service: handing a batch to a thread of the same pool avoids waking
         // a thread of another one, which halves the latency of a one-row update.
@@ -67,7 +68,7 @@ extension ListDataSource {
     // MARK: - Diff queue
 
     /// Processes everything pending, coalescing runs of mutations into one batch each.
-    func _drain() {
+    @inlinable func _drain() {
         _assertOnDiffQueue()
         while let commands = _shared.withLock({ $0.pipeline.takePending() }) {
             var touched: _TouchedRows<Item.ID>? = nil
@@ -112,7 +113,7 @@ extension ListDataSource {
         }
     }
 
-    private static func _touch(_ touched: inout _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) {
+    @inlinable static func _touch(_ touched: inout _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) {
         switch touched {
         case .all:
             return
@@ -126,7 +127,7 @@ extension ListDataSource {
     }
 
     /// Computes the batch for the mutations applied since the last one and sends it out.
-    private func _publish(_ touched: _TouchedRows<Item.ID>?) {
+    @inlinable func _publish(_ touched: _TouchedRows<Item.ID>?) {
         guard let touched else { return }
         let old = _working.published
         let candidate = ListSnapshot(_storage: _working.storage, version: old.version + 1)
@@ -142,12 +143,12 @@ extension ListDataSource {
         for box in receivers { _send(batch, to: box) }
     }
 
-    private func _startDelivering(to box: _RendererBox<Item>) {
+    @inlinable func _startDelivering(to box: _RendererBox<Item>) {
         guard _shared.withLock({ $0.ledger.startReceiving(box.token) }) else { return }
         _send(.attach(to: _working.published), to: box)
     }
 
-    private func _send(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
+    @inlinable func _send(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
         box.queue.async {
             guard !box.isDetached.load(ordering: .acquiring) else { return }
             box.deliver(batch)
@@ -156,7 +157,7 @@ extension ListDataSource {
     }
 
     /// Resumes `continuation` once every renderer's queue has run past what was sent so far.
-    private func _resumeAfterDelivery(_ continuation: CheckedContinuation<ListSnapshot<Item>, Never>) {
+    @inlinable func _resumeAfterDelivery(_ continuation: CheckedContinuation<ListSnapshot<Item>, Never>) {
         let snapshot = _working.published
         let receivers = _shared.withLock { $0.ledger.receivingBoxes }
         let group = DispatchGroup()
@@ -167,7 +168,7 @@ extension ListDataSource {
         group.notify(queue: .global()) { continuation.resume(returning: snapshot) }
     }
 
-    func _assertOnDiffQueue() {
+    @inlinable func _assertOnDiffQueue() {
         #if LIST_INTERNAL_CHECKS
         dispatchPrecondition(condition: .onQueue(_diffQueue))
         #endif

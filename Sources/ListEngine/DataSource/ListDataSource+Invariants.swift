@@ -4,7 +4,7 @@ extension ListDataSource {
     /// sets are exactly the defined ones, and ids are unique. Unsorted rows (only a
     /// comparator that is not a strict weak order can cause them) are counted in
     /// ``_orderViolationCount`` rather than trapping, since that is bad input, not a bug.
-    func _checkInvariants(of batch: ChangeBatch<Item>) {
+    @inlinable func _checkInvariants(of batch: ChangeBatch<Item>) {
         #if LIST_INTERNAL_CHECKS
         _assertOnDiffQueue()
         batch._checkInvariants()
@@ -18,7 +18,7 @@ extension ListDataSource {
 extension ChangeBatch {
     /// Traps unless the batch satisfies invariants 1 and 2 and `new` holds each id once.
     /// Costs O(*n*); meant for tests and `LIST_INTERNAL_CHECKS` builds.
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         let oldRows = Array(old), newRows = Array(new)
         old._storage._checkInvariants()
         new._storage._checkInvariants()
@@ -44,7 +44,7 @@ extension ChangeBatch {
 
 extension _ListStorage {
     /// Whether every row is not ordered before its predecessor.
-    var _isSorted: Bool {
+    @inlinable var _isSorted: Bool {
         var previous: Item?
         for row in rows {
             if let previous, areInIncreasingOrder(row, previous) { return false }
@@ -55,7 +55,7 @@ extension _ListStorage {
 
     /// Traps unless rows and id index agree (each id once, same items). Only with
     /// `LIST_INTERNAL_CHECKS`; costs O(*n* log *n*).
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         #if LIST_INTERNAL_CHECKS
         rows._checkInvariants()
         ids._checkInvariants()

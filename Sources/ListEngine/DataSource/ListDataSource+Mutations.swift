@@ -1,38 +1,40 @@
+import Dispatch
+
 extension ListDataSource {
     /// Adds or updates items (see the type's discussion for the exact meaning).
     ///
     /// Returns at once; the batch is computed on the diff queue.
     /// - Parameter items: the items; a repeated id means the last one wins.
     /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue, *k* = items passed.
-    public func add(_ items: some Sequence<Item>) {
+    @inlinable public func add(_ items: some Sequence<Item>) {
         _submit(.add(Array(items)))
     }
 
     /// Adds or updates one item.
     ///
     /// - Complexity: O(1) on the caller; O(log *n*) on the diff queue.
-    public func add(_ item: Item) {
+    @inlinable public func add(_ item: Item) {
         _submit(.add([item]))
     }
 
     /// Removes the rows with these ids; unknown ids are ignored.
     ///
     /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
-    public func remove(ids: some Sequence<Item.ID>) {
+    @inlinable public func remove(ids: some Sequence<Item.ID>) {
         _submit(.remove(Array(ids)))
     }
 
     /// Removes the rows with the ids of these items (their content is not compared).
     ///
     /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
-    public func remove(_ items: some Sequence<Item>) {
+    @inlinable public func remove(_ items: some Sequence<Item>) {
         _submit(.remove(items.map(\.id)))
     }
 
     /// Removes every row.
     ///
     /// - Complexity: O(*n*) on the diff queue (every row is a deletion).
-    public func removeAll() {
+    @inlinable public func removeAll() {
         _submit(.removeAll)
     }
 
@@ -41,7 +43,7 @@ extension ListDataSource {
     /// This is the path for a refresh from a server: rows that are unchanged stay,
     /// changed ones reload or move, and the renderer gets one batch.
     /// - Complexity: O(*n* + *k* log *n*) on the diff queue.
-    public func replaceAll(with items: some Sequence<Item>) {
+    @inlinable public func replaceAll(with items: some Sequence<Item>) {
         _submit(.replaceAll(Array(items)))
     }
 
@@ -49,11 +51,11 @@ extension ListDataSource {
     ///
     /// - Parameter areInIncreasingOrder: the new row order.
     /// - Complexity: O(*n* log *n*) on the diff queue; the batch moves the fewest rows.
-    public func sort(by areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {
+    @inlinable public func sort(by areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {
         _submit(.sort(areInIncreasingOrder))
     }
 
-    func _submit(_ command: _Command<Item>) {
+    @inlinable func _submit(_ command: _Command<Item>) {
         let action = _shared.withLock { $0.pipeline.submit(command) }
         if action == .scheduleDrain {
             _diffQueue.async { self._drain() }

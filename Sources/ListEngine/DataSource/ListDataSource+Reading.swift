@@ -5,26 +5,26 @@ extension ListDataSource {
     /// A renderer that reads the data source while rendering sees rows consistent with
     /// what it has applied. To wait for your own mutations, use ``flush()``.
     /// - Complexity: O(*r*) for *r* renderers.
-    public var snapshot: ListSnapshot<Item> {
+    @inlinable public var snapshot: ListSnapshot<Item> {
         _shared.withLock { $0.ledger.delivered }
     }
 
     /// The number of rows in ``snapshot``.
-    public var count: Int { snapshot.count }
+    @inlinable public var count: Int { snapshot.count }
 
     /// The row at `position` of ``snapshot``.
     ///
     /// - Precondition: `position` is in `0..<count`.
     /// - Complexity: O(log *n*).
-    public subscript(position: Int) -> Item { snapshot[position] }
+    @inlinable public subscript(position: Int) -> Item { snapshot[position] }
 
     /// The row with `id` in ``snapshot``, or `nil`.
     ///
     /// - Complexity: O(log *n*).
-    public subscript(id id: Item.ID) -> Item? { snapshot[id: id] }
+    @inlinable public subscript(id id: Item.ID) -> Item? { snapshot[id: id] }
 
     /// The offset of the row with `id` in ``snapshot``, or `nil`.
     ///
     /// - Complexity: O(log *n*) comparisons.
-    public func index(of id: Item.ID) -> Int? { snapshot.index(of: id) }
+    @inlinable public func index(of id: Item.ID) -> Int? { snapshot.index(of: id) }
 }

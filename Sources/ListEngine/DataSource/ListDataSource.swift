@@ -41,14 +41,18 @@ import Synchronization
 /// thread), with batches whose moves are minimal and whose delivery never uses
 /// `DispatchQueue.sync` onto a renderer's queue.
 public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendable {
-    let _diffQueue: DispatchQueue
-    let _shared: LockedState<_SharedState>
-    let _working: _DiffQueueState<Item>
-    let _orderViolations = Atomic<Int>(0)
+    @usableFromInline let _diffQueue: DispatchQueue
+    @usableFromInline let _shared: LockedState<_SharedState>
+    @usableFromInline let _working: _DiffQueueState<Item>
+    @usableFromInline let _orderViolations = Atomic<Int>(0)
 
-    struct _SharedState: Sendable {
-        var pipeline = _MutationPipeline<Item>()
-        var ledger: _DeliveryLedger<Item>
+    @usableFromInline struct _SharedState: Sendable {
+        @usableFromInline var pipeline = _MutationPipeline<Item>()
+        @usableFromInline var ledger: _DeliveryLedger<Item>
+
+        @inlinable init(ledger: _DeliveryLedger<Item>) {
+            self.ledger = ledger
+        }
     }
 
     /// Creates a list holding `items`, ordered by `areInIncreasingOrder`.
@@ -58,7 +62,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     ///   - items: the initial rows, in any order.
     ///   - areInIncreasingOrder: the row order; defaults to the items' `<`.
     /// - Complexity: O(*n* log *n*) comparisons, on the calling thread.
-    public init(
+    @inlinable public init(
         _ items: some Sequence<Item>,
         sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }
     ) {
@@ -73,13 +77,13 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     /// Creates an empty list ordered by `areInIncreasingOrder` (default: the items' `<`).
     ///
     /// - Complexity: O(1).
-    public convenience init(sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }) {
+    @inlinable public convenience init(sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }) {
         self.init([Item](), sortedBy: areInIncreasingOrder)
     }
 
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS` — only a
     /// comparator that is not a strict weak order causes this. Always 0 without the flag.
-    public var _orderViolationCount: Int { _orderViolations.load(ordering: .relaxed) }
+    @inlinable public var _orderViolationCount: Int { _orderViolations.load(ordering: .relaxed) }
 }
 
 /// The rows as the diff queue sees them: ahead of what renderers have been sent.
@@ -88,12 +92,12 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 /// running on the data source's serial diff queue (`_drain` and what it calls), so no
 /// two threads ever access them at once; under `LIST_INTERNAL_CHECKS` every access path
 /// asserts that with `dispatchPrecondition`.
-final class _DiffQueueState<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
-    var storage: _ListStorage<Item>
+@usableFromInline final class _DiffQueueState<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
+    @usableFromInline var storage: _ListStorage<Item>
     /// The snapshot of the last computed batch (what renderers will have).
-    var published: ListSnapshot<Item>
+    @usableFromInline var published: ListSnapshot<Item>
 
-    init(storage: _ListStorage<Item>, published: ListSnapshot<Item>) {
+    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>) {
         self.storage = storage
         self.published = published
     }

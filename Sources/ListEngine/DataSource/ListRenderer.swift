@@ -23,5 +23,9 @@ public protocol ListRenderer<Item>: AnyObject, Sendable {
 
 /// Identifies one attachment of a renderer, for ``ListDataSource/detach(_:)``.
 public struct RendererToken: Hashable, Sendable {
-    let rawValue: Int
+    @usableFromInline let rawValue: Int
+
+    @inlinable init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
 }

@@ -1,5 +1,5 @@
 /// One call made on a data source, in submission order.
-enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
+@usableFromInline enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
     case add([Item])
     case remove([Item.ID])
     case removeAll
@@ -17,23 +17,23 @@ enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
 /// drain to be scheduled. The drain repeatedly takes everything pending (so mutations
 /// that arrive while a batch is computed are coalesced into the next one) until nothing
 /// is left, and then the pipeline is idle again. No command is lost or taken twice.
-struct _MutationPipeline<Item: Hashable & DataSourceComparable> {
-    private enum State {
+@usableFromInline struct _MutationPipeline<Item: Hashable & DataSourceComparable>: Sendable {
+    @usableFromInline enum State: Sendable {
         case idle
         case draining(pending: [_Command<Item>])
     }
 
-    enum SubmitAction: Equatable {
+    @usableFromInline enum SubmitAction: Equatable {
         /// The pipeline was idle: schedule a drain on the diff queue.
         case scheduleDrain
         /// A drain is scheduled or running; it will pick the command up.
         case none
     }
 
-    private var state: State = .idle
+    @usableFromInline var state: State = .idle
 
     /// Records a command.
-    mutating func submit(_ command: _Command<Item>) -> SubmitAction {
+    @inlinable mutating func submit(_ command: _Command<Item>) -> SubmitAction {
         switch state {
         case .idle:
             state = .draining(pending: [command])
@@ -48,7 +48,7 @@ struct _MutationPipeline<Item: Hashable & DataSourceComparable> {
 
     /// Called by the drain: the commands to process next, or `nil` when there are none
     /// (the pipeline is then idle, and the next submission schedules a new drain).
-    mutating func takePending() -> [_Command<Item>]? {
+    @inlinable mutating func takePending() -> [_Command<Item>]? {
         switch state {
         case .idle:
             return nil

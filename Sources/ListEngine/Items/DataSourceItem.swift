@@ -30,30 +30,30 @@ public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, 
     ///   - uid: The unique identifier of the row.
     ///   - value: The payload.
     ///   - index: The sort key; any `Double` is allowed, including NaN and infinities.
-    public init(uid: String, value: Value, index: Double) {
+    @inlinable public init(uid: String, value: Value, index: Double) {
         self.uid = uid
         self.value = value
         self.index = index
     }
 
     /// The identity of the row: its `uid`.
-    public var id: String { uid }
+    @inlinable public var id: String { uid }
 
     /// Orders by `index` (IEEE total order), then by `uid`.
     ///
     /// - Complexity: O(1) plus one string comparison on equal indices.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    @inlinable public static func < (lhs: Self, rhs: Self) -> Bool {
         let lhsKey = lhs.index._totalOrderKey, rhsKey = rhs.index._totalOrderKey
         if lhsKey != rhsKey { return lhsKey < rhsKey }
         return lhs.uid < rhs.uid
     }
 
     /// Content equality: same uid, same value, and bit-identical index.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.uid == rhs.uid && lhs.index.bitPattern == rhs.index.bitPattern && lhs.value == rhs.value
     }
 
-    public func hash(into hasher: inout Hasher) {
+    @inlinable public func hash(into hasher: inout Hasher) {
         hasher.combine(uid)
         hasher.combine(index.bitPattern)
         hasher.combine(value)
@@ -67,7 +67,7 @@ extension Double {
     /// first; non-negative values get the sign bit set, so they sort after all negatives.
     /// Distinct bit patterns give distinct keys.
 
-    var _totalOrderKey: UInt64 {
+    @inlinable var _totalOrderKey: UInt64 {
         let bits = bitPattern
         return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
     }

@@ -5,7 +5,7 @@ extension _CountedBTree {
     /// iterator, which in unspecialized generic code costs a witness call per element.
     ///
     /// - Complexity: O(*n*).
-    var _array: [Element] {
+    @inlinable var _array: [Element] {
         var result: [Element] = []
         result.reserveCapacity(count)
         func append(_ node: _Node) {
@@ -32,7 +32,7 @@ extension _CountedBTree {
     /// more to split than to copy, while the list takes an eighth less memory.
     ///
     /// - Complexity: O(*n*) calls to `element`.
-    init(count total: Int, fanout: _Fanout = .default, element: (Int) -> Element) {
+    @inlinable init(count total: Int, fanout: _Fanout = .default, element: (Int) -> Element) {
         self.init(fanout: fanout)
         guard total > 0 else { return }
         var level: [_Node] = []

@@ -8,19 +8,19 @@ extension _CountedBTree {
     /// shared path instead of changing the nodes under the iterator).
     ///
     /// - Complexity: O(1) amortized per element.
-    struct Iterator: IteratorProtocol {
+    @usableFromInline struct Iterator: IteratorProtocol {
         /// The branches above the current leaf, root first, each with the slot of the
         /// child being visited.
-        private var path: [(node: _Node, slot: Int)]
+        @usableFromInline var path: [(node: _Node, slot: Int)]
         /// The elements of the current leaf.
-        private var leaf: [Element]
+        @usableFromInline var leaf: [Element]
         /// The position of the next element in `leaf`.
-        private var index: Int
+        @usableFromInline var index: Int
 
         /// Creates an iterator positioned at `position` of the subtree of `root`.
         ///
         /// - Precondition: `0 <= position <= root.count`.
-        fileprivate init(root: _Node?, position: Int) {
+        @inlinable init(root: _Node?, position: Int) {
             path = []
             leaf = []
             index = 0
@@ -38,7 +38,7 @@ extension _CountedBTree {
         /// Returns the next element, or `nil` at the end.
         ///
         /// - Complexity: O(1) amortized.
-        mutating func next() -> Element? {
+        @inlinable mutating func next() -> Element? {
             if index < leaf.count {
                 defer { index += 1 }
                 return leaf[index]
@@ -48,7 +48,7 @@ extension _CountedBTree {
 
         /// Moves to the first element of the next leaf and returns it, or returns `nil`
         /// when there is no next leaf.
-        private mutating func nextLeaf() -> Element? {
+        @inlinable mutating func nextLeaf() -> Element? {
             while let (node, slot) = path.popLast() {
                 guard slot + 1 < node.children.count else { continue }
                 path.append((node, slot + 1))
@@ -71,7 +71,7 @@ extension _CountedBTree {
     ///
     /// - Precondition: `0 <= position <= count`.
     /// - Complexity: O(log *n*) to start, then O(1) amortized per element.
-    func elements(from position: Int) -> Iterator {
+    @inlinable func elements(from position: Int) -> Iterator {
         precondition(position >= 0 && position <= count, "_CountedBTree position out of range")
         return Iterator(root: root, position: position)
     }
@@ -81,14 +81,14 @@ extension _CountedBTree: Sequence {
     /// Returns an iterator over all the elements, in order.
     ///
     /// - Complexity: O(log *n*) to start, then O(1) amortized per element.
-    func makeIterator() -> Iterator {
+    @inlinable func makeIterator() -> Iterator {
         Iterator(root: root, position: 0)
     }
 
     /// The number of elements; exact.
     ///
     /// - Complexity: O(1)
-    var underestimatedCount: Int { count }
+    @inlinable var underestimatedCount: Int { count }
 }
 
 extension _CountedBTree.Iterator: Sendable where Element: Sendable {}

@@ -6,7 +6,7 @@ extension _CountedBTree {
     ///
     /// - Precondition: `0 <= position <= count`.
     /// - Complexity: O(log *n*)
-    mutating func insert(_ element: Element, at position: Int) {
+    @inlinable mutating func insert(_ element: Element, at position: Int) {
         precondition(position >= 0 && position <= count, "_CountedBTree insertion position out of range")
         guard root != nil else {
             root = _Node(leaf: [element])
@@ -31,7 +31,7 @@ extension _CountedBTree {
     /// - Precondition: `0 <= position < count`.
     /// - Complexity: O(log *n*)
     @discardableResult
-    mutating func remove(at position: Int) -> Element {
+    @inlinable mutating func remove(at position: Int) -> Element {
         precondition(position >= 0 && position < count, "_CountedBTree removal position out of range")
         _makeRootUnique()
         let node = root.unsafelyUnwrapped
@@ -48,7 +48,7 @@ extension _CountedBTree {
     /// Removes every element.
     ///
     /// - Complexity: O(1), plus the release of the nodes no other copy shares.
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         root = nil
         _checkInvariants()
     }
@@ -58,7 +58,7 @@ extension _CountedBTree._Node {
     /// Replaces the element at `position` of this subtree.
     ///
     /// - Precondition: this node is uniquely referenced and `0 <= position < count`.
-    func replace(at position: Int, with element: Element) {
+    @inlinable func replace(at position: Int, with element: Element) {
         if isLeaf {
             elements[position] = element
             return
@@ -73,7 +73,7 @@ extension _CountedBTree._Node {
     ///
     /// - Returns: The new right sibling of this node when it had to be split, or `nil`.
     /// - Precondition: this node is uniquely referenced and `0 <= position <= count`.
-    func insert(_ element: Element, at position: Int, fanout: _CountedBTree._Fanout) -> _CountedBTree._Node? {
+    @inlinable func insert(_ element: Element, at position: Int, fanout: _CountedBTree._Fanout) -> _CountedBTree._Node? {
         if isLeaf {
             return insertIntoLeaf(element, at: position, capacity: fanout.leaf)
         }
@@ -113,7 +113,7 @@ extension _CountedBTree._Node {
 
     /// Inserts `element` at `position` of this leaf, splitting a full leaf first so that
     /// its storage never grows past `capacity`.
-    private func insertIntoLeaf(_ element: Element, at position: Int, capacity: Int) -> _CountedBTree._Node? {
+    @inlinable func insertIntoLeaf(_ element: Element, at position: Int, capacity: Int) -> _CountedBTree._Node? {
         guard elements.count >= capacity else {
             elements.insert(element, at: position)
             count += 1
@@ -138,7 +138,7 @@ extension _CountedBTree._Node {
     /// under half full; its parent rebalances it.
     ///
     /// - Precondition: this node is uniquely referenced and `0 <= position < count`.
-    func remove(at position: Int, fanout: _CountedBTree._Fanout) -> Element {
+    @inlinable func remove(at position: Int, fanout: _CountedBTree._Fanout) -> Element {
         count -= 1
         if isLeaf {
             return elements.remove(at: position)
@@ -162,7 +162,7 @@ extension _CountedBTree._Node {
     /// items of both evenly.
     ///
     /// - Precondition: this node is uniquely referenced and has at least two children.
-    private func rebalanceChild(at slot: Int, capacity: Int) {
+    @inlinable func rebalanceChild(at slot: Int, capacity: Int) {
         let leftSlot = slot > 0 ? slot - 1 : slot
         let rightSlot = leftSlot + 1
         let left = uniqueChild(at: leftSlot)
@@ -190,7 +190,7 @@ extension _CountedBTree._Node {
     }
 
     /// Appends the items of `other`, a node at the same level, to this node.
-    private func append(contentsOf other: _CountedBTree._Node) {
+    @inlinable func append(contentsOf other: _CountedBTree._Node) {
         if isLeaf {
             elements.append(contentsOf: other.elements)
         } else {
@@ -202,7 +202,7 @@ extension _CountedBTree._Node {
     }
 
     /// Moves the last `k` items of this node to the front of `other`, its right neighbour.
-    private func moveSuffix(_ k: Int, toFrontOf other: _CountedBTree._Node) {
+    @inlinable func moveSuffix(_ k: Int, toFrontOf other: _CountedBTree._Node) {
         let moved: Int
         if isLeaf {
             other.elements.insert(contentsOf: elements[(elements.count - k)...], at: 0)
@@ -223,7 +223,7 @@ extension _CountedBTree._Node {
     }
 
     /// Moves the first `k` items of this node to the end of `other`, its left neighbour.
-    private func movePrefix(_ k: Int, toEndOf other: _CountedBTree._Node) {
+    @inlinable func movePrefix(_ k: Int, toEndOf other: _CountedBTree._Node) {
         let moved: Int
         if isLeaf {
             other.elements.append(contentsOf: elements[..<k])

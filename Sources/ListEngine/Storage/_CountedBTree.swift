@@ -37,17 +37,17 @@
 ///
 /// - Complexity: Copying is O(1); positional access, insertion and removal are
 ///   O(log *n*); a bulk build is O(*n*); iteration is O(1) amortized per element.
-struct _CountedBTree<Element> {
+@usableFromInline struct _CountedBTree<Element> {
     /// The root node, or `nil` when the tree is empty.
-    var root: _Node?
+    @usableFromInline var root: _Node?
 
     /// The node capacities of this tree.
-    var fanout: _Fanout
+    @usableFromInline var fanout: _Fanout
 
     /// Creates an empty tree.
     ///
     /// - Complexity: O(1); no allocation.
-    init() {
+    @inlinable init() {
         self.init(fanout: .default)
     }
 
@@ -55,7 +55,7 @@ struct _CountedBTree<Element> {
     ///
     /// Small capacities make every structural case (splits, merges, redistribution,
     /// root growth and collapse) reachable with few elements.
-    init(fanout: _Fanout) {
+    @inlinable init(fanout: _Fanout) {
         precondition(fanout.leaf >= 4 && fanout.branch >= 4, "Node capacities must be at least 4")
         self.root = nil
         self.fanout = fanout
@@ -68,7 +68,7 @@ struct _CountedBTree<Element> {
     /// the minimum fill. The branch levels are then built bottom-up, filled to capacity.
     ///
     /// - Complexity: O(*n*), where *n* is the number of elements in `source`.
-    init<C: Collection>(_ source: C) where C.Element == Element {
+    @inlinable init<C: Collection>(_ source: C) where C.Element == Element {
         self.init(source, fanout: .default)
     }
 
@@ -76,7 +76,7 @@ struct _CountedBTree<Element> {
     /// of the given capacities.
     ///
     /// - Complexity: O(*n*), where *n* is the number of elements in `source`.
-    init<C: Collection>(_ source: C, fanout: _Fanout) where C.Element == Element {
+    @inlinable init<C: Collection>(_ source: C, fanout: _Fanout) where C.Element == Element {
         self.init(fanout: fanout)
         let total = source.count
         guard total > 0 else { return }
@@ -101,7 +101,7 @@ struct _CountedBTree<Element> {
     /// The root of the branch levels built bottom-up on `leaves`, each filled to capacity.
     ///
     /// - Complexity: O(*n* / *b*) nodes for *n* leaves and branch capacity *b*.
-    static func _stackBranches(on leaves: [_Node], fanout: _Fanout) -> _Node {
+    @inlinable static func _stackBranches(on leaves: [_Node], fanout: _Fanout) -> _Node {
         var level = leaves
         while level.count > 1 {
             var parents: [_Node] = []
@@ -125,7 +125,7 @@ struct _CountedBTree<Element> {
     /// (a total just above `target`), the groups are filled up to `capacity` instead.
     ///
     /// - Precondition: `capacity / 2 <= target <= capacity` and `total > 0`.
-    static func _evenSizes(total: Int, target: Int, capacity: Int) -> [Int] {
+    @inlinable static func _evenSizes(total: Int, target: Int, capacity: Int) -> [Int] {
         var groups = (total + target - 1) / target
         if groups > 1 && total / groups < capacity / 2 {
             groups = (total + capacity - 1) / capacity
@@ -137,12 +137,12 @@ struct _CountedBTree<Element> {
     /// The number of elements in the tree.
     ///
     /// - Complexity: O(1)
-    var count: Int { root?.count ?? 0 }
+    @inlinable var count: Int { root?.count ?? 0 }
 
     /// Whether the tree holds no elements.
     ///
     /// - Complexity: O(1)
-    var isEmpty: Bool { root == nil }
+    @inlinable var isEmpty: Bool { root == nil }
 
     /// The element at `position`.
     ///
@@ -151,7 +151,7 @@ struct _CountedBTree<Element> {
     ///
     /// - Precondition: `0 <= position < count`.
     /// - Complexity: O(log *n*)
-    subscript(position: Int) -> Element {
+    @inlinable subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "_CountedBTree position out of range")
             var node = root.unsafelyUnwrapped
@@ -181,7 +181,7 @@ struct _CountedBTree<Element> {
     /// position in `0 ... count`, though not a meaningful one.
     ///
     /// - Complexity: O(log *n*) calls to the predicate.
-    func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+    @inlinable func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
         guard var node = root else { return 0 }
         var offset = 0
         // Once we descend into a child, its first element is known to be in the first
@@ -217,7 +217,7 @@ struct _CountedBTree<Element> {
     }
 
     /// Makes `root` uniquely referenced, copying the root node if it is shared.
-    mutating func _makeRootUnique() {
+    @inlinable mutating func _makeRootUnique() {
         if !isKnownUniquelyReferenced(&root) {
             root = _Node(copying: root.unsafelyUnwrapped)
         }
@@ -228,7 +228,7 @@ struct _CountedBTree<Element> {
     /// Compiled only with `-DLIST_INTERNAL_CHECKS`; otherwise it does nothing.
     ///
     /// - Complexity: O(number of nodes) with checks on, O(1) otherwise.
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         #if LIST_INTERNAL_CHECKS
         precondition(fanout.leaf >= 4 && fanout.branch >= 4, "Node capacities must be at least 4")
         guard let root else { return }
@@ -245,16 +245,21 @@ struct _CountedBTree<Element> {
 
 extension _CountedBTree {
     /// The capacities of the nodes of a tree.
-    struct _Fanout: Hashable, Sendable {
+    @usableFromInline struct _Fanout: Hashable, Sendable {
         /// The most elements a leaf holds; the fewest a non-root leaf holds is half of it.
-        var leaf: Int
+        @usableFromInline var leaf: Int
         /// The most children a branch holds; the fewest a non-root branch holds is half of it.
-        var branch: Int
+        @usableFromInline var branch: Int
+
+        @inlinable init(leaf: Int, branch: Int) {
+            self.leaf = leaf
+            self.branch = branch
+        }
 
         /// Capacities sized so that a leaf's elements span a few kilobytes.
         ///
         /// Small elements get 128 per leaf; large ones get fewer, but never under 16.
-        static var `default`: _Fanout {
+        @inlinable static var `default`: _Fanout {
             let stride = Swift.max(1, MemoryLayout<Element>.stride)
             return _Fanout(leaf: Swift.min(128, Swift.max(16, 4096 / stride)), branch: 64)
         }
@@ -267,25 +272,25 @@ extension _CountedBTree {
     /// A node is mutated only through a reference that is known to be unique (see
     /// ``_CountedBTree/_makeRootUnique()`` and ``uniqueChild(at:)``). A node reachable from
     /// more than one tree value or iterator is never mutated; it is copied first.
-    final class _Node {
+    @usableFromInline final class _Node {
         /// The number of elements in this subtree.
-        var count: Int
+        @usableFromInline var count: Int
         /// The elements of a leaf, in order; empty in a branch.
-        var elements: [Element]
+        @usableFromInline var elements: [Element]
         /// The children of a branch, in order; empty in a leaf.
-        var children: [_Node]
+        @usableFromInline var children: [_Node]
         /// `childCounts[i] == children[i].count`, kept here so that a descent scans one
         /// contiguous array instead of touching every child.
-        var childCounts: [Int]
+        @usableFromInline var childCounts: [Int]
         /// `childFirsts[i]` is the first element of `children[i]`'s subtree, kept here so
         /// that a search binary-searches one contiguous array per level instead of
         /// descending to a leaf for every probe.
-        var childFirsts: [Element]
+        @usableFromInline var childFirsts: [Element]
         /// Whether this node is a leaf. Fixed for the lifetime of the node.
-        let isLeaf: Bool
+        @usableFromInline let isLeaf: Bool
 
         /// Creates a leaf that holds `elements`.
-        init(leaf elements: [Element]) {
+        @inlinable init(leaf elements: [Element]) {
             self.count = elements.count
             self.elements = elements
             self.children = []
@@ -295,7 +300,7 @@ extension _CountedBTree {
         }
 
         /// Creates a branch whose children are `children`.
-        init(children: [_Node]) {
+        @inlinable init(children: [_Node]) {
             var childCounts: [Int] = [], childFirsts: [Element] = []
             childCounts.reserveCapacity(children.count)
             childFirsts.reserveCapacity(children.count)
@@ -312,7 +317,7 @@ extension _CountedBTree {
         }
 
         /// Creates a branch from children whose counts and first elements are already known.
-        init(children: [_Node], childCounts: [Int], childFirsts: [Element], count: Int) {
+        @inlinable init(children: [_Node], childCounts: [Int], childFirsts: [Element], count: Int) {
             self.count = count
             self.elements = []
             self.children = children
@@ -323,7 +328,7 @@ extension _CountedBTree {
 
         /// Creates a shallow copy of `node`: the arrays are shared (copy-on-write), and so
         /// are the children.
-        init(copying node: _Node) {
+        @inlinable init(copying node: _Node) {
             self.count = node.count
             self.elements = node.elements
             self.children = node.children
@@ -333,19 +338,19 @@ extension _CountedBTree {
         }
 
         /// The number of elements (leaf) or children (branch) held directly by this node.
-        var width: Int { isLeaf ? elements.count : children.count }
+        @inlinable var width: Int { isLeaf ? elements.count : children.count }
 
         /// The first element of this subtree.
         ///
         /// - Precondition: the subtree is not empty.
         /// - Complexity: O(1).
-        var first: Element {
+        @inlinable var first: Element {
             isLeaf ? elements[0] : childFirsts[0]
         }
 
         /// Stores the current first element of the child at `slot` in ``childFirsts``,
         /// after a change that may have replaced it.
-        func refreshFirst(at slot: Int) {
+        @inlinable func refreshFirst(at slot: Int) {
             childFirsts[slot] = children[slot].first
         }
 
@@ -353,7 +358,7 @@ extension _CountedBTree {
         /// `offset` into a position within that child.
         ///
         /// - Precondition: `0 <= offset < count`.
-        func slot(containing offset: inout Int) -> Int {
+        @inlinable func slot(containing offset: inout Int) -> Int {
             var slot = 0
             while offset >= childCounts[slot] {
                 offset -= childCounts[slot]
@@ -367,7 +372,7 @@ extension _CountedBTree {
         /// A position between two children goes to the end of the left one.
         ///
         /// - Precondition: `0 <= offset <= count`.
-        func slot(forInsertionAt offset: inout Int) -> Int {
+        @inlinable func slot(forInsertionAt offset: inout Int) -> Int {
             var slot = 0
             while offset > childCounts[slot] {
                 offset -= childCounts[slot]
@@ -379,7 +384,7 @@ extension _CountedBTree {
         /// Returns the child at `slot`, first replacing it by a copy if it is shared.
         ///
         /// - Precondition: this node is itself uniquely referenced (or a fresh copy).
-        func uniqueChild(at slot: Int) -> _Node {
+        @inlinable func uniqueChild(at slot: Int) -> _Node {
             if !isKnownUniquelyReferenced(&children[slot]) {
                 children[slot] = _Node(copying: children[slot])
             }
@@ -388,7 +393,7 @@ extension _CountedBTree {
 
         #if LIST_INTERNAL_CHECKS
         /// Checks the invariants of this subtree; see ``_CountedBTree/_checkInvariants()``.
-        func _checkInvariants(depth: Int, isRoot: Bool, fanout: _Fanout, leafDepth: inout Int?) {
+        @inlinable func _checkInvariants(depth: Int, isRoot: Bool, fanout: _Fanout, leafDepth: inout Int?) {
             if isLeaf {
                 precondition(children.isEmpty && childCounts.isEmpty && childFirsts.isEmpty, "A leaf must not have children")
                 precondition(count == elements.count, "A leaf's count must equal its number of elements")
@@ -423,13 +428,13 @@ extension _CountedBTree {
 #if LIST_INTERNAL_CHECKS
 /// Whether two values are equal, or `nil` when their type is not `Equatable`: lets the
 /// invariant checks of an unconstrained generic tree compare elements when they can.
-func _isSameValue<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
+@inlinable func _isSameValue<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
     guard let lhs = lhs as? any Equatable else { return nil }
     return lhs._isEqual(toAny: rhs)
 }
 
 extension Equatable {
-    fileprivate func _isEqual(toAny other: Any) -> Bool {
+    @inlinable func _isEqual(toAny other: Any) -> Bool {
         (other as? Self) == self
     }
 }

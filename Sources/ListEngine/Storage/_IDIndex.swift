@@ -1,7 +1,7 @@
 /// One entry of the id index: the id's hash and the stored item.
-struct _IDEntry<Item: DataSourceComparable>: Sendable {
-    var hash: Int
-    var item: Item
+@usableFromInline struct _IDEntry<Item: DataSourceComparable>: Sendable {
+    @usableFromInline var hash: Int
+    @usableFromInline var item: Item
 }
 
 /// A persistent map from id to item, ordered by the ids' hashes.
@@ -13,13 +13,13 @@ struct _IDEntry<Item: DataSourceComparable>: Sendable {
 /// its paths, so the `old` and `new` snapshots of a batch share nearly all of it. Ids
 /// with equal hashes sit next to each other; lookups scan that (almost always
 /// single-entry) run.
-struct _IDIndex<Item: DataSourceComparable>: Sendable {
+@usableFromInline struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// The hashes, ascending.
-    private(set) var hashes: _CountedBTree<Int>
+    @usableFromInline var hashes: _CountedBTree<Int>
     /// The items, at the positions of their ids' hashes.
-    private(set) var items: _CountedBTree<Item>
+    @usableFromInline var items: _CountedBTree<Item>
 
-    init() {
+    @inlinable init() {
         hashes = _CountedBTree()
         items = _CountedBTree()
     }
@@ -27,7 +27,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// Builds the index from items with distinct ids.
     ///
     /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
-    init<C: Collection>(uniqueItems items: C) where C.Element == Item {
+    @inlinable init<C: Collection>(uniqueItems items: C) where C.Element == Item {
         guard let index = Self(distinctItems: Array(items)) else {
             preconditionFailure("_IDIndex(uniqueItems:) was given an id twice")
         }
@@ -37,7 +37,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// Builds the index from items, or returns `nil` when two items share an id.
     ///
     /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
-    init?(distinctItems items: [Item]) {
+    @inlinable init?(distinctItems items: [Item]) {
         // Plain index loops: `enumerated()` and `map` over items cost a witness call per
         // step in unspecialized generic code.
         var slots = [_HashSlot]()
@@ -62,20 +62,26 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
         self.items = _CountedBTree(count: slots.count) { items[slots[$0].index] }
     }
 
-    var count: Int { hashes.count }
+    @inlinable var count: Int { hashes.count }
 
     /// Where `id` is, or where it would be inserted.
-    struct Location {
-        var position: Int
-        var hash: Int
+    @usableFromInline struct Location {
+        @usableFromInline var position: Int
+        @usableFromInline var hash: Int
         /// The stored item, when the id is present.
-        var item: Item?
+        @usableFromInline var item: Item?
+
+        @inlinable init(position: Int, hash: Int, item: Item?) {
+            self.position = position
+            self.hash = hash
+            self.item = item
+        }
     }
 
     /// Finds `id`: its position and item, or the position where it belongs.
     ///
     /// - Complexity: O(log *n*) integer comparisons and one O(log *n*) item read.
-    func locate(_ id: Item.ID) -> Location {
+    @inlinable func locate(_ id: Item.ID) -> Location {
         let hash = id.hashValue
         var position = hashes.partitioningIndex { $0 >= hash }
         while position < hashes.count, hashes[position] == hash {
@@ -89,14 +95,14 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// The item stored for `id`.
     ///
     /// - Complexity: O(log *n*).
-    subscript(id: Item.ID) -> Item? {
+    @inlinable subscript(id: Item.ID) -> Item? {
         locate(id).item
     }
 
     /// Stores `item` under its id, replacing any previous item with that id.
     ///
     /// - Complexity: O(log *n*).
-    mutating func update(_ item: Item) {
+    @inlinable mutating func update(_ item: Item) {
         update(item, at: locate(item.id))
     }
 
@@ -104,7 +110,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// change to the index since.
     ///
     /// - Complexity: O(log *n*).
-    mutating func update(_ item: Item, at location: Location) {
+    @inlinable mutating func update(_ item: Item, at location: Location) {
         if location.item != nil {
             items[location.position] = item
         } else {
@@ -117,14 +123,14 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(log *n*).
     @discardableResult
-    mutating func remove(_ id: Item.ID) -> Item? {
+    @inlinable mutating func remove(_ id: Item.ID) -> Item? {
         let location = locate(id)
         guard location.item != nil else { return nil }
         hashes.remove(at: location.position)
         return items.remove(at: location.position)
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         hashes.removeAll()
         items.removeAll()
     }
@@ -132,7 +138,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// The index holding the entries of both indexes, or `nil` when they share an id.
     ///
     /// - Complexity: O(*n* + *m*) integer comparisons and copies.
-    func _merging(_ other: _IDIndex) -> _IDIndex? {
+    @inlinable func _merging(_ other: _IDIndex) -> _IDIndex? {
         // Whole-leaf copies into arrays, then a merge by position: iterating the trees
         // element by element costs a witness call per step in generic code.
         let leftHashes = hashes._array, rightHashes = other.hashes._array
@@ -166,7 +172,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
 
     /// Whether an id with `hash` is in both indexes (hash collisions are rare, so this is
     /// called rarely and may search).
-    private func _sharesID(with other: _IDIndex, hash: Int) -> Bool {
+    @inlinable func _sharesID(with other: _IDIndex, hash: Int) -> Bool {
         var position = hashes.partitioningIndex { $0 >= hash }
         while position < count, hashes[position] == hash {
             if other[items[position].id] != nil { return true }
@@ -177,7 +183,7 @@ struct _IDIndex<Item: DataSourceComparable>: Sendable {
 
     /// Traps unless both trees are well formed, of equal size, and the hashes ascend
     /// and belong to the items beside them. Only with `LIST_INTERNAL_CHECKS`.
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         #if LIST_INTERNAL_CHECKS
         hashes._checkInvariants()
         items._checkInvariants()

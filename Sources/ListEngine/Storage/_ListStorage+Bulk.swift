@@ -15,10 +15,15 @@ import Dispatch
 /// type's witness table, while `Int` code is specialized and inlined.
 extension _ListStorage {
     /// The result of ``_build(_:comparator:checkingTies:)``.
-    struct _Built {
-        var storage: _ListStorage
+    @usableFromInline struct _Built {
+        @usableFromInline var storage: _ListStorage
         /// Whether every row sorts strictly before the next (no two rows tie).
-        var isStrictlyIncreasing: Bool
+        @usableFromInline var isStrictlyIncreasing: Bool
+
+        @inlinable init(storage: _ListStorage, isStrictlyIncreasing: Bool) {
+            self.storage = storage
+            self.isStrictlyIncreasing = isStrictlyIncreasing
+        }
     }
 
     /// Builds storage holding `items`, ordered stably by `comparator`, or returns `nil`
@@ -28,7 +33,7 @@ extension _ListStorage {
     ///   comparison per row); when `false`, `isStrictlyIncreasing` is not meaningful.
     /// - Complexity: O(*n* log *n*) comparisons for *n* items (O(*n*) when they arrive
     ///   sorted), O(*n*) hashes and integer operations.
-    static func _build(_ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true) -> _Built? {
+    @inlinable static func _build(_ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true) -> _Built? {
         // The id index (hash, check ids, build) and the sort of each half of the rows
         // need nothing from each other, so large inputs do them on separate threads;
         // the sorted halves are then merged.
@@ -86,7 +91,7 @@ extension _ListStorage {
 
     /// The positions `range` of `items`, sorted stably by `comparator`. Positions are
     /// `Int32`s: half the memory of `Int`s at the moment a bulk build peaks.
-    private static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: Comparator) -> [Int32] {
+    @inlinable static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: Comparator) -> [Int32] {
         var order = range.map { Int32(truncatingIfNeeded: $0) }
         items.withUnsafeBufferPointer { items in
             order.sort { comparator(items[Int($0)], items[Int($1)]) }  // stable: ties keep arrival order
@@ -96,7 +101,7 @@ extension _ListStorage {
 
     /// Two sorted runs of positions merged stably: the first run's items come first
     /// among ties, as they arrived first.
-    private static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: Comparator) -> [Int32] {
+    @inlinable static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: Comparator) -> [Int32] {
         let (first, second) = runs
         guard !first.isEmpty, !second.isEmpty else { return first.isEmpty ? second : first }
         var order: [Int32] = []
@@ -123,7 +128,7 @@ extension _ListStorage {
     }
 
     /// Whether every item sorts strictly before the next.
-    private static func _isStrictlyIncreasing(_ items: [Item], comparator: Comparator) -> Bool {
+    @inlinable static func _isStrictlyIncreasing(_ items: [Item], comparator: Comparator) -> Bool {
         guard var previous = items.first else { return true }
         for position in items.indices.dropFirst() {
             let item = items[position]
@@ -134,7 +139,7 @@ extension _ListStorage {
     }
 
     /// Whether every item in `order` sorts strictly before the next.
-    private static func _isStrictlyIncreasing(_ items: [Item], _ order: [Int32], comparator: Comparator) -> Bool {
+    @inlinable static func _isStrictlyIncreasing(_ items: [Item], _ order: [Int32], comparator: Comparator) -> Bool {
         guard var previous = order.first.map({ items[Int($0)] }) else { return true }
         for position in order.dropFirst() {
             let item = items[Int(position)]
@@ -154,7 +159,7 @@ extension _ListStorage {
     ///
     /// - Complexity: O(*n* + *k*) comparisons and copies plus O(*k* log *k*) comparisons
     ///   to sort the items, for *n* rows and *k* items.
-    func _inserting(_ items: [Item]) -> _ListStorage? {
+    @inlinable func _inserting(_ items: [Item]) -> _ListStorage? {
         guard let built = Self._build(items, comparator: areInIncreasingOrder), built.isStrictlyIncreasing,
               let mergedIDs = ids._merging(built.storage.ids) else { return nil }
         let less = areInIncreasingOrder
@@ -188,7 +193,7 @@ extension _ListStorage {
     ///
     /// - Complexity: O(*k* log *k*) comparisons for *k* items (O(*k*) when they arrive in
     ///   row order) and O(*k*) hashes; O(*n* + *k* log *n*) on the one-at-a-time path.
-    mutating func replaceAll(with items: [Item]) {
+    @inlinable mutating func replaceAll(with items: [Item]) {
         if let built = Self._build(items, comparator: areInIncreasingOrder), built.isStrictlyIncreasing {
             self = built.storage
             return
@@ -199,9 +204,14 @@ extension _ListStorage {
 }
 
 /// An id's hash and the position of its item in the input.
-struct _HashSlot {
-    var hash: Int
-    var index: Int
+@usableFromInline struct _HashSlot {
+    @usableFromInline var hash: Int
+    @usableFromInline var index: Int
+
+    @inlinable init(hash: Int, index: Int) {
+        self.hash = hash
+        self.index = index
+    }
 }
 
 /// Sorts slots by hash (in `Int` order; the order among equal hashes is unspecified).
@@ -209,7 +219,7 @@ struct _HashSlot {
 /// A least-significant-digit radix sort, four passes of 16 bits: O(*n*) with small
 /// constants, where a comparison sort of a million slots takes twenty passes' worth of
 /// comparisons. Small inputs use the standard sort.
-func _sortByHash(_ slots: inout [_HashSlot]) {
+@inlinable func _sortByHash(_ slots: inout [_HashSlot]) {
     let count = slots.count
     guard count > 4_096 else {
         slots.sort { $0.hash < $1.hash }
@@ -245,11 +255,11 @@ func _sortByHash(_ slots: inout [_HashSlot]) {
 }
 
 /// Inputs at least this large are built on two threads.
-let _parallelBuildThreshold = 16_384
+@usableFromInline let _parallelBuildThreshold = 16_384
 
 /// Runs `body(0)`, …, `body(parts - 1)`, on separate threads when `parts > 1`, and
 /// returns when all are done.
-func _forEachConcurrently(_ parts: Int, _ body: @Sendable (Int) -> Void) {
+@inlinable func _forEachConcurrently(_ parts: Int, _ body: @Sendable (Int) -> Void) {
     if parts == 1 {
         body(0)
     } else {

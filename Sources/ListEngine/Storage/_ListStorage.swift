@@ -3,38 +3,38 @@
 /// A value type whose copies share structure: taking a snapshot is O(1), and a mutation
 /// of one row copies O(log *n*) nodes. Every mutation here has the one-element-at-a-time
 /// meaning of the list's contract; bulk paths must produce identical results.
-struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
-    typealias Comparator = @Sendable (Item, Item) -> Bool
+@usableFromInline struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
+    @usableFromInline typealias Comparator = @Sendable (Item, Item) -> Bool
 
-    private(set) var rows: _CountedBTree<Item>
-    private(set) var ids: _IDIndex<Item>
-    private(set) var areInIncreasingOrder: Comparator
+    @usableFromInline var rows: _CountedBTree<Item>
+    @usableFromInline var ids: _IDIndex<Item>
+    @usableFromInline var areInIncreasingOrder: Comparator
 
-    init(comparator: @escaping Comparator) {
+    @inlinable init(comparator: @escaping Comparator) {
         rows = _CountedBTree()
         ids = _IDIndex()
         areInIncreasingOrder = comparator
     }
 
     /// Storage made of rows and an id index that hold the same items.
-    init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: @escaping Comparator) {
+    @inlinable init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: @escaping Comparator) {
         self.rows = rows
         self.ids = ids
         areInIncreasingOrder = comparator
     }
 
-    var count: Int { rows.count }
+    @inlinable var count: Int { rows.count }
 
-    subscript(position: Int) -> Item { rows[position] }
+    @inlinable subscript(position: Int) -> Item { rows[position] }
 
-    subscript(id id: Item.ID) -> Item? { ids[id] }
+    @inlinable subscript(id id: Item.ID) -> Item? { ids[id] }
 
     // MARK: - Searching
 
     /// The position at which `item` would be inserted: after every row that does not sort after it.
     ///
     /// - Complexity: O(log *n*) comparisons.
-    func upperBound(of item: Item) -> Int {
+    @inlinable func upperBound(of item: Item) -> Int {
         let less = areInIncreasingOrder
         return rows.partitioningIndex { less(item, $0) }
     }
@@ -43,13 +43,13 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(log *n* + *t*) comparisons, *t* = rows tied with the item; O(*n*)
     ///   only when the comparator is not a strict weak order and the search misses.
-    func position(of id: Item.ID) -> Int? {
+    @inlinable func position(of id: Item.ID) -> Int? {
         guard let item = ids[id] else { return nil }
         return position(ofStored: item)
     }
 
     /// The position of an item known to be stored (its id is present).
-    func position(ofStored item: Item) -> Int {
+    @inlinable func position(ofStored item: Item) -> Int {
         let less = areInIncreasingOrder
         var position = rows.partitioningIndex { !less($0, item) }
         // Almost always the first row examined; ties are read one by one.
@@ -74,7 +74,7 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
-    mutating func add(_ item: Item) -> Bool {
+    @inlinable mutating func add(_ item: Item) -> Bool {
         let location = ids.locate(item.id)
         guard let stored = location.item else {
             rows.insert(item, at: upperBound(of: item))
@@ -104,7 +104,7 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list;
     ///   O(*n* + *k* log *k*) when merged.
-    mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
+    @inlinable mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
         let items = Array(items)
         if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder, checkingTies: false) {
             self = built.storage
@@ -123,14 +123,14 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
-    mutating func remove(id: Item.ID) -> Bool {
+    @inlinable mutating func remove(id: Item.ID) -> Bool {
         guard let stored = ids[id] else { return false }
         rows.remove(at: position(ofStored: stored))
         ids.remove(id)
         return true
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         rows.removeAll()
         ids.removeAll()
     }
@@ -138,7 +138,7 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     /// Removes every row whose id is not in `keep`.
     ///
     /// - Complexity: O(*n*) when many rows go, O(*r* log *n*) for *r* removed rows otherwise.
-    mutating func removeAll(notIn keep: Set<Item.ID>) {
+    @inlinable mutating func removeAll(notIn keep: Set<Item.ID>) {
         let doomed = rows.lazy.filter { !keep.contains($0.id) }.map(\.id)
         let doomedIDs = Array(doomed)
         guard !doomedIDs.isEmpty else { return }
@@ -155,7 +155,7 @@ struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     /// Re-sorts the rows stably under `comparator`, which becomes the list's order.
     ///
     /// - Complexity: O(*n* log *n*) comparisons.
-    mutating func sort(by comparator: @escaping Comparator) {
+    @inlinable mutating func sort(by comparator: @escaping Comparator) {
         var items = Array(rows)
         items.sort(by: comparator)  // stable: ties keep their current order
         rows = _CountedBTree(items)
