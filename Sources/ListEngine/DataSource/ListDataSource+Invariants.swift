@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ListDataSource {
     /// Checks a batch before it is sent, when compiled with `LIST_INTERNAL_CHECKS`:
     /// the storage is consistent, both forms of the batch turn `old` into `new`, the
