@@ -326,15 +326,27 @@ extension _CountedBTree {
             self.isLeaf = false
         }
 
-        /// Creates a shallow copy of `node`: the arrays are shared (copy-on-write), and so
-        /// are the children.
+        /// Creates a copy of `node` that is about to be mutated; the children are shared.
+        ///
+        /// The arrays are copied at once, with the capacity of the originals: left to
+        /// copy-on-write, the first insertion would copy an array to its exact size and
+        /// then grow it, copying it twice and doubling its storage.
         @inlinable init(copying node: _Node) {
             self.count = node.count
-            self.elements = node.elements
-            self.children = node.children
-            self.childCounts = node.childCounts
-            self.childFirsts = node.childFirsts
+            self.elements = Self._copy(node.elements)
+            self.children = Self._copy(node.children)
+            self.childCounts = Self._copy(node.childCounts)
+            self.childFirsts = Self._copy(node.childFirsts)
             self.isLeaf = node.isLeaf
+        }
+
+        /// A unique copy of `array` with at least its capacity (empty arrays stay shared).
+        @inlinable static func _copy<Value>(_ array: [Value]) -> [Value] {
+            guard !array.isEmpty else { return [] }
+            var copy: [Value] = []
+            copy.reserveCapacity(array.capacity)
+            copy.append(contentsOf: array)
+            return copy
         }
 
         /// The number of elements (leaf) or children (branch) held directly by this node.
