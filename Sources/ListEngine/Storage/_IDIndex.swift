@@ -126,8 +126,17 @@
     @inlinable mutating func remove(_ id: Item.ID) -> Item? {
         let location = locate(id)
         guard location.item != nil else { return nil }
+        remove(at: location)
+        return location.item
+    }
+
+    /// Removes the entry at `location`, which ``locate(_:)`` returned for a present id
+    /// with no change to the index since.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable mutating func remove(at location: Location) {
         hashes.remove(at: location.position)
-        return items.remove(at: location.position)
+        items.remove(at: location.position)
     }
 
     @inlinable mutating func removeAll() {

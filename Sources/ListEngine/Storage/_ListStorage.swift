@@ -124,9 +124,10 @@
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
     @inlinable mutating func remove(id: Item.ID) -> Bool {
-        guard let stored = ids[id] else { return false }
+        let location = ids.locate(id)
+        guard let stored = location.item else { return false }
         rows.remove(at: position(ofStored: stored))
-        ids.remove(id)
+        ids.remove(at: location)
         return true
     }
 
