@@ -19,7 +19,7 @@ import Testing
         }
         #expect(index[1] == nil)
         #expect(_IDIndex(distinctItems: items + [TestRow(id: 0, key: 9)]) == nil)
-        #expect(Array(index.hashes) == Array(index.hashes).sorted())
+        #expect(index.entries.map(\.hash) == index.entries.map(\.hash).sorted())
     }
 
     @Test("updates, removals and merges agree with a dictionary")
@@ -47,7 +47,62 @@ import Testing
         }
         #expect(merged.count == expected.count + others.count)
         for item in Array(expected.values) + others { #expect(merged[item.id] == item, "id \(item.id)") }
-        #expect(Array(merged.hashes) == Array(merged.hashes).sorted())
+        #expect(merged.entries.map(\.hash) == merged.entries.map(\.hash).sorted())
         #expect(index._merging(index) == nil, "an index shares every id with itself")
     }
+
+    @Test("ids whose hashes collide are kept apart", arguments: [2, 4_500])
+    func hashCollisions(count: Int) {
+        // Ids fall into 7 hash classes, so every lookup walks a run of equal hashes.
+        let items = (0..<count).map { CollidingRow(id: CollidingID(value: $0), payload: $0) }
+        var rng = SplitMix64(seed: 9)
+        guard var index = _IDIndex(distinctItems: items.shuffled(using: &rng)) else {
+            Issue.record("distinct colliding ids refused")
+            return
+        }
+        #expect(_IDIndex(distinctItems: items + [CollidingRow(id: CollidingID(value: count - 1), payload: -1)]) == nil)
+        var expected = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+        for step in 0..<2_000 {
+            let id = CollidingID(value: rng.int(in: 0..<count + 20))
+            if rng.chance(0.4) {
+                #expect(index.remove(id) == expected.removeValue(forKey: id), "step \(step)")
+            } else {
+                let item = CollidingRow(id: id, payload: step)
+                index.update(item)
+                expected[id] = item
+            }
+            #expect(index[CollidingID(value: -1 - step)] == nil)
+        }
+        #expect(index.count == expected.count)
+        for (id, item) in expected where index[id] != item {
+            Issue.record("id \(id.value) not found")
+            return
+        }
+        let others = (count + 100 ..< count + 140).map { CollidingRow(id: CollidingID(value: $0), payload: 0) }
+        guard let other = _IDIndex(distinctItems: others), let merged = index._merging(other) else {
+            Issue.record("a merge of disjoint colliding indexes was refused")
+            return
+        }
+        #expect(merged.count == expected.count + others.count)
+        for item in others { #expect(merged[item.id] == item) }
+        if let shared = expected.values.first, let overlapping = _IDIndex(distinctItems: [shared]) {
+            #expect(index._merging(overlapping) == nil, "a shared colliding id must refuse the merge")
+        }
+    }
+}
+
+/// An id whose hash depends only on `value % 7`.
+private struct CollidingID: Hashable, Sendable {
+    var value: Int
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value % 7)
+    }
+}
+
+private struct CollidingRow: DataSourceComparable, Hashable {
+    var id: CollidingID
+    var payload: Int
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.id.value < rhs.id.value }
 }

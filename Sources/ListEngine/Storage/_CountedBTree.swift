@@ -182,7 +182,28 @@
     ///
     /// - Complexity: O(log *n*) calls to the predicate.
     @inlinable func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
-        guard var node = root else { return 0 }
+        try _partitioningPoint(where: belongsInSecondPartition).position
+    }
+
+    /// The first element that belongs in the second partition, with its position, or
+    /// `nil` if there is none; see ``partitioningIndex(where:)``.
+    ///
+    /// - Complexity: O(log *n*) calls to the predicate; the element is read from the leaf
+    ///   the search ends in, without a second descent (except at a leaf's end).
+    @inlinable func partitioningElement(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> (position: Int, element: Element)? {
+        let point = try _partitioningPoint(where: belongsInSecondPartition)
+        guard point.position < count else { return nil }
+        guard let leaf = point.leaf, point.slot < leaf.elements.count else {
+            return (point.position, self[point.position])  // the first element of the next leaf
+        }
+        return (point.position, leaf.elements[point.slot])
+    }
+
+    /// The search of ``partitioningIndex(where:)``: the position found, and the leaf and
+    /// slot in that leaf where the search ended (`nil` when the tree is empty or the
+    /// position is 0 found at a branch).
+    @inlinable func _partitioningPoint(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> (position: Int, leaf: _Node?, slot: Int) {
+        guard var node = root else { return (0, nil, 0) }
         var offset = 0
         // Once we descend into a child, its first element is known to be in the first
         // partition, so the searches below start past it.
@@ -199,7 +220,7 @@
             }
             // Every child before `low` starts in the first partition; the boundary lies
             // inside child `low - 1` or at its end.
-            if low == 0 { return offset }
+            if low == 0 { return (offset, nil, 0) }
             for slot in 0 ..< low - 1 { offset += node.childCounts[slot] }
             node = node.children[low - 1]
             low = 1
@@ -213,7 +234,7 @@
                 low = middle + 1
             }
         }
-        return offset + low
+        return (offset + low, node, low)
     }
 
     /// Makes `root` uniquely referenced, copying the root node if it is shared.

@@ -2,26 +2,26 @@
 @usableFromInline struct _IDEntry<Item: DataSourceComparable>: Sendable {
     @usableFromInline var hash: Int
     @usableFromInline var item: Item
+
+    @inlinable init(hash: Int, item: Item) {
+        self.hash = hash
+        self.item = item
+    }
 }
 
 /// A persistent map from id to item, ordered by the ids' hashes.
 ///
-/// Two counted B-trees hold the entries at the same positions: one of hashes, one of
-/// items. Searching happens in the tree of `Int`s, which is specialized code with no
-/// calls through the item type's witness table; the item tree is only read at the one
-/// position found. Copying is O(1) and a mutation copies only the O(log *n*) nodes on
-/// its paths, so the `old` and `new` snapshots of a batch share nearly all of it. Ids
-/// with equal hashes sit next to each other; lookups scan that (almost always
-/// single-entry) run.
+/// One counted B-tree holds the entries (hash and item) by ascending hash, so a lookup
+/// is one descent that compares integers and reads the item from the leaf it ends in.
+/// Copying is O(1) and a mutation copies only the O(log *n*) nodes on its path, so the
+/// `old` and `new` snapshots of a batch share nearly all of it. Ids with equal hashes
+/// sit next to each other; lookups scan that (almost always single-entry) run.
 @usableFromInline struct _IDIndex<Item: DataSourceComparable>: Sendable {
-    /// The hashes, ascending.
-    @usableFromInline var hashes: _CountedBTree<Int>
-    /// The items, at the positions of their ids' hashes.
-    @usableFromInline var items: _CountedBTree<Item>
+    /// The entries, by ascending hash.
+    @usableFromInline var entries: _CountedBTree<_IDEntry<Item>>
 
     @inlinable init() {
-        hashes = _CountedBTree()
-        items = _CountedBTree()
+        entries = _CountedBTree()
     }
 
     /// Builds the index from items with distinct ids.
@@ -36,10 +36,8 @@
 
     /// Builds the index from items, or returns `nil` when two items share an id.
     ///
-    /// - Complexity: O(*n*) hashes, O(*n* log *n*) integer comparisons, O(*n*) to build.
+    /// - Complexity: O(*n*) hashes, O(*n*) integer operations to sort them, O(*n*) to build.
     @inlinable init?(distinctItems items: [Item]) {
-        // Plain index loops: `enumerated()` and `map` over items cost a witness call per
-        // step in unspecialized generic code.
         var slots = [_HashSlot]()
         slots.reserveCapacity(items.count)
         for index in items.indices {
@@ -58,11 +56,10 @@
                 return nil
             }
         }
-        hashes = _CountedBTree(count: slots.count) { slots[$0].hash }
-        self.items = _CountedBTree(count: slots.count) { items[slots[$0].index] }
+        entries = _CountedBTree(count: slots.count) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
     }
 
-    @inlinable var count: Int { hashes.count }
+    @inlinable var count: Int { entries.count }
 
     /// Where `id` is, or where it would be inserted.
     @usableFromInline struct Location {
@@ -83,10 +80,16 @@
     /// - Complexity: O(log *n*) integer comparisons and one O(log *n*) item read.
     @inlinable func locate(_ id: Item.ID) -> Location {
         let hash = id.hashValue
-        var position = hashes.partitioningIndex { $0 >= hash }
-        while position < hashes.count, hashes[position] == hash {
-            let item = items[position]
-            if item.id == id { return Location(position: position, hash: hash, item: item) }
+        guard let (first, entry) = entries.partitioningElement(where: { $0.hash >= hash }) else {
+            return Location(position: entries.count, hash: hash, item: nil)
+        }
+        if entry.hash == hash && entry.item.id == id { return Location(position: first, hash: hash, item: entry.item) }
+        // A hash collision: scan the run of equal hashes.
+        var position = first
+        while position < entries.count {
+            let entry = entries[position]
+            guard entry.hash == hash else { break }
+            if entry.item.id == id { return Location(position: position, hash: hash, item: entry.item) }
             position += 1
         }
         return Location(position: position, hash: hash, item: nil)
@@ -111,11 +114,11 @@
     ///
     /// - Complexity: O(log *n*).
     @inlinable mutating func update(_ item: Item, at location: Location) {
+        let entry = _IDEntry(hash: location.hash, item: item)
         if location.item != nil {
-            items[location.position] = item
+            entries[location.position] = entry
         } else {
-            hashes.insert(location.hash, at: location.position)
-            items.insert(item, at: location.position)
+            entries.insert(entry, at: location.position)
         }
     }
 
@@ -135,73 +138,61 @@
     ///
     /// - Complexity: O(log *n*).
     @inlinable mutating func remove(at location: Location) {
-        hashes.remove(at: location.position)
-        items.remove(at: location.position)
+        entries.remove(at: location.position)
     }
 
     @inlinable mutating func removeAll() {
-        hashes.removeAll()
-        items.removeAll()
+        entries.removeAll()
     }
 
     /// The index holding the entries of both indexes, or `nil` when they share an id.
     ///
     /// - Complexity: O(*n* + *m*) integer comparisons and copies.
     @inlinable func _merging(_ other: _IDIndex) -> _IDIndex? {
-        // Whole-leaf copies into arrays, then a merge by position: iterating the trees
-        // element by element costs a witness call per step in generic code.
-        let leftHashes = hashes._array, rightHashes = other.hashes._array
-        let leftItems = items._array, rightItems = other.items._array
-        var order: [(fromLeft: Bool, index: Int32)] = []
-        order.reserveCapacity(leftHashes.count + rightHashes.count)
+        let left = entries._array, right = other.entries._array
+        var merged: [_IDEntry<Item>] = []
+        merged.reserveCapacity(left.count + right.count)
         var i = 0, j = 0
-        while i < leftHashes.count && j < rightHashes.count {
-            if rightHashes[j] < leftHashes[i] {
-                order.append((false, Int32(truncatingIfNeeded: j)))
+        while i < left.count && j < right.count {
+            if right[j].hash < left[i].hash {
+                merged.append(right[j])
                 j += 1
             } else {
-                if rightHashes[j] == leftHashes[i] && _sharesID(with: other, hash: leftHashes[i]) { return nil }
-                order.append((true, Int32(truncatingIfNeeded: i)))
+                if right[j].hash == left[i].hash && _sharesID(with: other, hash: left[i].hash) { return nil }
+                merged.append(left[i])
                 i += 1
             }
         }
-        while i < leftHashes.count {
-            order.append((true, Int32(truncatingIfNeeded: i)))
-            i += 1
-        }
-        while j < rightHashes.count {
-            order.append((false, Int32(truncatingIfNeeded: j)))
-            j += 1
-        }
-        var merged = _IDIndex()
-        merged.hashes = _CountedBTree(count: order.count) { order[$0].fromLeft ? leftHashes[Int(order[$0].index)] : rightHashes[Int(order[$0].index)] }
-        merged.items = _CountedBTree(count: order.count) { order[$0].fromLeft ? leftItems[Int(order[$0].index)] : rightItems[Int(order[$0].index)] }
-        return merged
+        merged.append(contentsOf: left[i...])
+        merged.append(contentsOf: right[j...])
+        var index = _IDIndex()
+        index.entries = _CountedBTree(count: merged.count) { merged[$0] }
+        return index
     }
 
     /// Whether an id with `hash` is in both indexes (hash collisions are rare, so this is
     /// called rarely and may search).
     @inlinable func _sharesID(with other: _IDIndex, hash: Int) -> Bool {
-        var position = hashes.partitioningIndex { $0 >= hash }
-        while position < count, hashes[position] == hash {
-            if other[items[position].id] != nil { return true }
+        var position = entries.partitioningIndex { $0.hash >= hash }
+        while position < count {
+            let entry = entries[position]
+            guard entry.hash == hash else { break }
+            if other[entry.item.id] != nil { return true }
             position += 1
         }
         return false
     }
 
-    /// Traps unless both trees are well formed, of equal size, and the hashes ascend
-    /// and belong to the items beside them. Only with `LIST_INTERNAL_CHECKS`.
+    /// Traps unless the tree is well formed and the hashes ascend and belong to the
+    /// items beside them. Only with `LIST_INTERNAL_CHECKS`.
     @inlinable func _checkInvariants() {
         #if LIST_INTERNAL_CHECKS
-        hashes._checkInvariants()
-        items._checkInvariants()
-        precondition(hashes.count == items.count, "id index: \(hashes.count) hashes for \(items.count) items")
+        entries._checkInvariants()
         var previous = Int.min
-        for (hash, item) in zip(hashes, items) {
-            precondition(hash >= previous, "id index: hashes out of order")
-            precondition(hash == item.id.hashValue, "id index: hash \(hash) stored beside \(item.id)")
-            previous = hash
+        for entry in entries {
+            precondition(entry.hash >= previous, "id index: hashes out of order")
+            precondition(entry.hash == entry.item.id.hashValue, "id index: hash \(entry.hash) stored beside \(entry.item.id)")
+            previous = entry.hash
         }
         #endif
     }
