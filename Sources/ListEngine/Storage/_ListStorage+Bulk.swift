@@ -11,8 +11,9 @@ import Dispatch
 /// sorted, must be it.
 ///
 /// The loops work on positions and hashes (`Int`s) rather than on items wherever they
-/// can: the storage is generic, so every item access costs a call through the item
-/// type's witness table, while `Int` code is specialized and inlined.
+/// can: they move less memory, and where the engine is used from generic code (not
+/// specialized for the item type) every item access is a call through the item type's
+/// witness table, while `Int` code is always specialized and inlined.
 extension _ListStorage {
     /// The result of ``_build(_:comparator:checkingTies:)``.
     @usableFromInline struct _Built {
