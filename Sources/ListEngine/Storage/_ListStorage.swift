@@ -51,16 +51,18 @@
     /// The position of an item known to be stored (its id is present).
     @inlinable func position(ofStored item: Item) -> Int {
         let less = areInIncreasingOrder
-        var position = rows.partitioningIndex { !less($0, item) }
-        // Almost always the first row examined; ties are read one by one.
-        while position < rows.count {
-            let row = rows[position]
-            if row.id == item.id { return position }
-            if less(item, row) { break }
-            position += 1
+        // Almost always the row the search ends at; ties are read one by one.
+        if var (position, row) = rows.partitioningElement(where: { !less($0, item) }) {
+            while true {
+                if row.id == item.id { return position }
+                if less(item, row) { break }
+                position += 1
+                guard position < rows.count else { break }
+                row = rows[position]
+            }
         }
         // Only reachable when the comparator is inconsistent: fall back to a scan.
-        position = 0
+        var position = 0
         for row in rows {
             if row.id == item.id { return position }
             position += 1
