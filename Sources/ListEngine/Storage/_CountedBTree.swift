@@ -209,15 +209,7 @@
         // partition, so the searches below start past it.
         var low = 0
         while !node.isLeaf {
-            var high = node.children.count
-            while low < high {
-                let middle = low + (high - low) / 2
-                if try belongsInSecondPartition(node.childFirsts[middle]) {
-                    high = middle
-                } else {
-                    low = middle + 1
-                }
-            }
+            low = try Self._partitioningIndex(of: node.childFirsts, from: low, where: belongsInSecondPartition)
             // Every child before `low` starts in the first partition; the boundary lies
             // inside child `low - 1` or at its end.
             if low == 0 { return (offset, nil, 0) }
@@ -225,16 +217,23 @@
             node = node.children[low - 1]
             low = 1
         }
-        var high = node.elements.count
+        low = try Self._partitioningIndex(of: node.elements, from: low, where: belongsInSecondPartition)
+        return (offset + low, node, low)
+    }
+
+    /// The first index from `low` on whose element belongs in the second partition, or
+    /// `elements.count`: a binary search of one node's array.
+    @inlinable static func _partitioningIndex(of elements: [Element], from low: Int, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        var low = low, high = elements.count
         while low < high {
             let middle = low + (high - low) / 2
-            if try belongsInSecondPartition(node.elements[middle]) {
+            if try belongsInSecondPartition(elements[middle]) {
                 high = middle
             } else {
                 low = middle + 1
             }
         }
-        return (offset + low, node, low)
+        return low
     }
 
     /// Makes `root` uniquely referenced, copying the root node if it is shared.

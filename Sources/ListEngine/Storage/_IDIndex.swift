@@ -77,20 +77,19 @@
 
     /// Finds `id`: its position and item, or the position where it belongs.
     ///
-    /// - Complexity: O(log *n*) integer comparisons and one O(log *n*) item read.
+    /// - Complexity: O(log *n*) integer comparisons, plus one read per other id with the
+    ///   same hash.
     @inlinable func locate(_ id: Item.ID) -> Location {
         let hash = id.hashValue
-        guard let (first, entry) = entries.partitioningElement(where: { $0.hash >= hash }) else {
+        guard var (position, entry) = entries.partitioningElement(where: { $0.hash >= hash }) else {
             return Location(position: entries.count, hash: hash, item: nil)
         }
-        if entry.hash == hash && entry.item.id == id { return Location(position: first, hash: hash, item: entry.item) }
-        // A hash collision: scan the run of equal hashes.
-        var position = first
-        while position < entries.count {
-            let entry = entries[position]
-            guard entry.hash == hash else { break }
+        // Almost always the entry the search ends at; colliding hashes are read one by one.
+        while entry.hash == hash {
             if entry.item.id == id { return Location(position: position, hash: hash, item: entry.item) }
             position += 1
+            guard position < entries.count else { break }
+            entry = entries[position]
         }
         return Location(position: position, hash: hash, item: nil)
     }
