@@ -101,6 +101,70 @@ import Testing
         }
     }
 
+    @Test("large calls on a longer list (applied in one pass) give the oracle's batches, with and without ties")
+    func largeCallsMatchOracle() async throws {
+        for seed in UInt64(0)..<80 {
+            var rng = SplitMix64(seed: seed &+ 2_000_000)
+            let keys = seed % 2 == 0 ? 1_000_000 : 40  // almost no ties, or many
+            let rows = (0..<600).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
+            let source = ListDataSource<TestRow>(rows)
+            var oracle = ListOracle<TestRow>(sortedBy: { $0 < $1 })
+            oracle.add(rows)
+            let recorder = BatchRecorder<TestRow>()
+            source.attach(recorder)
+            _ = await source.flush()
+            _ = recorder.take()  // the attach batch
+            for step in 0..<4 {
+                oracle.beginBatch()
+                let call: String
+                if step % 3 == 2 {
+                    let ids = (0..<rng.int(in: 32..<70)).map { _ in rng.int(in: 0..<700) }  // some unknown, some repeated
+                    oracle.remove(ids: ids)
+                    source.remove(ids: ids)
+                    call = "remove \(ids)"
+                } else {
+                    let items = (0..<rng.int(in: 32..<70)).map { _ -> TestRow in
+                        let id = rng.int(in: 0..<700)
+                        guard let existing = oracle.rows.first(where: { $0.id == id }), rng.chance(0.7) else {
+                            return TestRow(id: id, key: rng.int(in: 0..<keys))
+                        }
+                        switch rng.int(in: 0..<3) {
+                        case 0: return existing
+                        case 1: return TestRow(id: id, key: existing.key, payload: existing.payload + 1)
+                        default: return TestRow(id: id, key: rng.int(in: 0..<keys), payload: existing.payload)
+                        }
+                    }
+                    oracle.add(items)
+                    source.add(items)
+                    call = "add \(items)"
+                }
+                let snapshot = await source.flush()
+                let expected = oracle.expectedBatch()
+                let batches = recorder.take()
+                let context = "seed \(seed) step \(step): \(call)"
+                #expect(Array(snapshot) == oracle.rows, "\(context)")
+                if expected.isEmpty {
+                    #expect(batches.isEmpty, "no-op delivered a batch — \(context)")
+                    continue
+                }
+                guard batches.count == 1, let batch = batches.first else {
+                    Issue.record("expected one batch, got \(batches.count) — \(context)")
+                    continue
+                }
+                #expect(batch.deletions == expected.deletions, "\(context)")
+                #expect(batch.insertions == expected.insertions, "\(context)")
+                #expect(batch.reloads == expected.reloads, "\(context)")
+                #expect(batch.moves.count == expected.minimumMoves, "moves \(batch.moves) — \(context)")
+                if let movable = expected.movable {
+                    for move in batch.moves {
+                        #expect(movable.contains(batch.old[move.from].id), "untouched row moved — \(context)")
+                    }
+                }
+                expectInvariants(batch, context: context)
+            }
+        }
+    }
+
     @Test("coalesced calls: final rows equal the oracle, every batch satisfies the invariants")
     func coalescedBatches() async throws {
         for seed in 0..<Self.seedCount {

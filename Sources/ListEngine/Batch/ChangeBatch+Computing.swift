@@ -4,6 +4,9 @@
     case all
     /// The ids passed to `add` and `remove` calls.
     case ids(Set<ID>)
+    /// The ids passed to `add` and `remove` calls, applied in bulk, with where each row
+    /// was and is.
+    case edited(_EditedRows)
 }
 
 extension ChangeBatch {
@@ -25,50 +28,66 @@ extension ChangeBatch {
             return _computeFull(from: old, to: new, movable: ids)
         case .ids(let ids):
             return _computeIncremental(from: old, to: new, touched: ids)
+        case .edited(let edited):
+            return _compute(from: old, to: new, edited: edited)
         }
     }
 
+    /// Computes the batch by finding each touched row in both snapshots.
+    ///
+    /// - Complexity: O(*k* log *n*) comparisons for *k* touched ids and *n* rows.
     @inlinable static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
-        var deletions: [Int] = [], insertions: [Int] = [], reloads: [Int] = []
-        var survivors: [(old: Int, new: Int)] = []
-        for id in touched {
+        var edited = _EditedRows(owners: touched.count)
+        for (owner, id) in touched.enumerated() {
             let oldItem = old._storage[id: id], newItem = new._storage[id: id]
-            switch (oldItem, newItem) {
-            case (let oldItem?, nil):
-                deletions.append(old._storage.position(ofStored: oldItem))
-            case (nil, let newItem?):
-                insertions.append(new._storage.position(ofStored: newItem))
-            case (let oldItem?, let newItem?):
-                let target = new._storage.position(ofStored: newItem)
-                survivors.append((old._storage.position(ofStored: oldItem), target))
-                if oldItem != newItem { reloads.append(target) }
-            case (nil, nil):
-                break
+            if let oldItem { edited.oldOffsets[owner] = old._storage.position(ofStored: oldItem) }
+            if let newItem { edited.newOffsets[owner] = new._storage.position(ofStored: newItem) }
+            if let oldItem, let newItem, oldItem != newItem { edited.isChanged[owner] = true }
+        }
+        edited.oldOrder = edited.oldOffsets.indices.filter { edited.oldOffsets[$0] >= 0 }.sorted { edited.oldOffsets[$0] < edited.oldOffsets[$1] }
+        edited.newOrder = edited.newOffsets.indices.filter { edited.newOffsets[$0] >= 0 }.sorted { edited.newOffsets[$0] < edited.newOffsets[$1] }
+        return _compute(from: old, to: new, edited: edited)
+    }
+
+    /// Computes the batch from where each touched row was and is.
+    ///
+    /// A touched survivor may stay put only if the number of untouched rows before it is
+    /// the same in both snapshots; among those, a longest increasing run stays, and every
+    /// other touched survivor moves.
+    ///
+    /// - Complexity: O(*k* log *k*) for *k* touched rows, independent of the list's length.
+    @inlinable static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, edited: _EditedRows) -> Self {
+        let owners = edited.oldOffsets.count
+        // How many touched rows come before each one in the new snapshot.
+        var newRank = [Int](repeating: 0, count: owners)
+        for (rank, owner) in edited.newOrder.enumerated() { newRank[owner] = rank }
+        var deletions: [Int] = []
+        var candidates: [Int] = [], candidateOffsets: [Int] = []  // in old order
+        var isMoved = [Bool](repeating: false, count: owners)
+        for (rank, owner) in edited.oldOrder.enumerated() {
+            let oldOffset = edited.oldOffsets[owner], newOffset = edited.newOffsets[owner]
+            if newOffset < 0 {
+                deletions.append(oldOffset)
+            } else if oldOffset - rank == newOffset - newRank[owner] {
+                candidates.append(owner)
+                candidateOffsets.append(newOffset)
+            } else {
+                isMoved[owner] = true
             }
         }
-        deletions.sort()
-        insertions.sort()
-        reloads.sort()
-
-        // A touched survivor may stay put only if the number of untouched rows before it
-        // is the same in both snapshots; among those, keep a longest increasing run.
-        let touchedOld = (deletions + survivors.map(\.old)).sorted()
-        let touchedNew = (insertions + survivors.map(\.new)).sorted()
-        survivors.sort { $0.old < $1.old }
-        var candidates: [Int] = []  // indices into survivors
-        for (index, survivor) in survivors.enumerated() {
-            let untouchedBeforeOld = survivor.old - touchedOld._countLess(than: survivor.old)
-            let untouchedBeforeNew = survivor.new - touchedNew._countLess(than: survivor.new)
-            if untouchedBeforeOld == untouchedBeforeNew { candidates.append(index) }
+        for (owner, isKept) in zip(candidates, _longestIncreasingSubsequenceMask(candidateOffsets)) where !isKept {
+            isMoved[owner] = true
         }
-        let kept = _longestIncreasingSubsequenceMask(candidates.map { survivors[$0].new })
-        var stays = [Bool](repeating: false, count: survivors.count)
-        for (candidate, isKept) in zip(candidates, kept) where isKept { stays[candidate] = true }
-        var moves: [ListMove] = []
-        for (index, survivor) in survivors.enumerated() where !stays[index] {
-            moves.append(ListMove(from: survivor.old, to: survivor.new))
+        var insertions: [Int] = [], reloads: [Int] = [], moves: [ListMove] = []
+        for owner in edited.newOrder {
+            let oldOffset = edited.oldOffsets[owner], newOffset = edited.newOffsets[owner]
+            if oldOffset < 0 {
+                insertions.append(newOffset)
+                continue
+            }
+            if isMoved[owner] { moves.append(ListMove(from: oldOffset, to: newOffset)) }
+            if edited.isChanged[owner] { reloads.append(newOffset) }
         }
-        moves.sort { $0.to < $1.to }
         return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
     }
 

@@ -72,45 +72,73 @@ extension ListDataSource {
         _assertOnDiffQueue()
         while let commands = _shared.withLock({ $0.pipeline.takePending() }) {
             var touched: _TouchedRows<Item.ID>? = nil
-            // Consecutive `add` calls are applied as one: adding A then B means adding A + B.
-            var adds: [Item] = []
-            func applyAdds() {
-                guard !adds.isEmpty else { return }
-                // From an empty list every row is an insertion: no need to collect ids.
-                if _working.published.isEmpty { touched = .all } else { Self._touch(&touched, adds.lazy.map(\.id)) }
-                _working.storage.add(contentsOf: adds)
-                adds.removeAll()
+            // Consecutive `add` and `remove` calls are applied together.
+            var run = _EditRun<Item>()
+            func applyRun() {
+                guard !run.isEmpty else { return }
+                _apply(run, touched: &touched)
+                run = _EditRun()
             }
             for command in commands {
-                if case .add = command {} else { applyAdds() }
                 switch command {
                 case .add(let items):
-                    if adds.isEmpty { adds = items } else { adds.append(contentsOf: items) }  // share, not copy
+                    run.add(items)
                 case .remove(let ids):
-                    for id in ids { _working.storage.remove(id: id) }
-                    Self._touch(&touched, ids)
+                    run.remove(ids)
                 case .removeAll:
+                    applyRun()
                     _working.storage.removeAll()
                     touched = .all
                 case .replaceAll(let items):
+                    applyRun()
                     _working.storage.replaceAll(with: items)
                     touched = .all
                 case .sort(let comparator):
+                    applyRun()
                     _working.storage.sort(by: comparator)
                     touched = .all
                 case .attach(let box):
+                    applyRun()
                     _publish(touched)
                     touched = nil
                     _startDelivering(to: box)
                 case .flush(let continuation):
+                    applyRun()
                     _publish(touched)
                     touched = nil
                     _resumeAfterDelivery(continuation)
                 }
             }
-            applyAdds()
+            applyRun()
             _publish(touched)
         }
+    }
+
+    /// Applies a run of `add` and `remove` calls and notes what they touched.
+    ///
+    /// A run that is the first change since the last batch, and names enough rows for
+    /// one pass over the touched leaves to beat finding each row, is applied in bulk; the
+    /// pass also records where each row was and is, so the batch needs no searches.
+    @inlinable func _apply(_ run: _EditRun<Item>, touched: inout _TouchedRows<Item.ID>?) {
+        let rowCount = _working.storage.count
+        if touched == nil, run.count >= _bulkEditThreshold, run.count * 8 < rowCount,
+           let (storage, edited) = _working.storage._editing(run) {
+            _working.storage = storage
+            touched = .edited(edited)
+            return
+        }
+        if _working.published.isEmpty {
+            // From an empty list every row is an insertion: no need to collect ids.
+            touched = .all
+        } else {
+            for call in run.calls {
+                switch call {
+                case .add(let items): Self._touch(&touched, items.lazy.map(\.id))
+                case .remove(let ids): Self._touch(&touched, ids)
+                }
+            }
+        }
+        _working.storage.apply(run)
     }
 
     @inlinable static func _touch(_ touched: inout _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) {
@@ -121,6 +149,10 @@ extension ListDataSource {
             touched = nil  // release the enum's reference, so the union does not copy the set
             set.formUnion(ids)
             touched = .ids(set)
+        case .edited:
+            // Not reached: a bulk edit is only made first after a batch, and the
+            // drain applies all consecutive calls at once. Every row may move.
+            touched = .all
         case nil:
             touched = .ids(Set(ids))
         }

@@ -1,0 +1,275 @@
+/// A sorted run of edits that ``_CountedBTree/_editing(with:)`` applies in one pass.
+///
+/// The editor owns the edits, numbered `0 ..< editCount` in the order of the tree's
+/// elements (by whatever key the tree is ordered by), and knows how to apply those that
+/// fall into one leaf. The pass routes each edit to its leaf and keeps every other
+/// subtree as it is.
+@usableFromInline protocol _TreeEditor<Element> {
+    associatedtype Element
+
+    /// The number of edits.
+    var editCount: Int { get }
+
+    /// Whether edit `edit` belongs at or after `element`: in the subtree that starts
+    /// with `element` or in a later one.
+    ///
+    /// Must be monotonic over the edits: `false` for a prefix of them, `true` for the rest.
+    func edit(_ edit: Int, belongsAtOrAfter element: Element) -> Bool
+
+    /// The number of elements `leaf` holds once `edits` are applied, or `nil` when they
+    /// cannot be applied here (an edit names an element that is not in this leaf, say);
+    /// the whole pass is then abandoned. Called just before
+    /// ``apply(_:to:oldOffset:newOffset:into:)`` with the same edits.
+    ///
+    /// - Parameter oldOffset: the position of `leaf[0]` in the tree being edited.
+    mutating func count(after edits: Range<Int>, in leaf: [Element], oldOffset: Int) -> Int?
+
+    /// Appends to `output` the elements of `leaf` with `edits` applied, in order: as many
+    /// as ``count(after:in:oldOffset:)`` said.
+    ///
+    /// - Parameters:
+    ///   - oldOffset: the position of `leaf[0]` in the tree being edited.
+    ///   - newOffset: the position that the first appended element has in the new tree.
+    /// - Returns: `false` to abandon the pass.
+    mutating func apply(_ edits: Range<Int>, to leaf: [Element], oldOffset: Int, newOffset: Int, into output: inout _LeafWriter<Element>) -> Bool
+
+    /// Called, in order with ``apply(_:to:oldOffset:newOffset:into:)``, for each subtree
+    /// that the pass keeps unchanged.
+    mutating func keep(_ subtree: _CountedBTree<Element>._Node) -> Bool
+}
+
+extension _CountedBTree {
+    /// A node built or kept by an editing pass, with the facts its parent stores about it.
+    @usableFromInline struct _Fragment {
+        @usableFromInline var node: _Node
+        @usableFromInline var count: Int
+        @usableFromInline var first: Element
+        /// Whether the node was built by the pass (and so may be under half full).
+        @usableFromInline var isNew: Bool
+
+        @inlinable init(node: _Node, count: Int, first: Element, isNew: Bool) {
+            self.node = node
+            self.count = count
+            self.first = first
+            self.isNew = isNew
+        }
+
+        @inlinable init(new node: _Node) {
+            self.init(node: node, count: node.count, first: node.first, isNew: true)
+        }
+    }
+
+    /// The tree with the editor's edits applied, built in one pass; `nil` when the
+    /// editor gave up, or the tree is empty.
+    ///
+    /// Subtrees without edits are shared with this tree, not copied; each leaf with edits
+    /// is rebuilt once, however many edits it takes, and each branch above one once.
+    /// Leaves that overflow are split, and nodes left under half full are merged with a
+    /// neighbour, so the result has every structural property of the tree.
+    ///
+    /// - Complexity: O(*e* log *n*) editor calls plus O(*l* · *b*) copies, for *e* edits
+    ///   falling into *l* leaves of capacity *b*.
+    @inlinable func _editing<Editor: _TreeEditor>(with editor: inout Editor) -> _CountedBTree? where Editor.Element == Element {
+        guard let root else { return nil }
+        var emitted = 0
+        guard let fragments = Self._edit(root, editor.editCount == 0 ? 0 ..< 0 : 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout) else {
+            return nil
+        }
+        var result = _CountedBTree(fanout: fanout)
+        if !fragments.isEmpty {
+            var top = Self._stackBranches(on: fragments.map(\.node), fanout: fanout)
+            // A root branch needs two children; shed levels with one.
+            while !top.isLeaf && top.children.count == 1 { top = top.children[0] }
+            result.root = top
+        }
+        result._checkInvariants()
+        return result
+    }
+
+    /// The fragments that replace `node` once `edits` are applied to it: none, one (which
+    /// may be under half full), or several of at least half capacity.
+    @inlinable static func _edit<Editor: _TreeEditor>(
+        _ node: _Node, _ edits: Range<Int>, oldOffset: Int, emitted: inout Int, editor: inout Editor, fanout: _Fanout
+    ) -> [_Fragment]? where Editor.Element == Element {
+        if node.isLeaf {
+            guard let total = editor.count(after: edits, in: node.elements, oldOffset: oldOffset) else { return nil }
+            var writer = _LeafWriter<Element>(total: total, capacity: fanout.leaf)
+            guard editor.apply(edits, to: node.elements, oldOffset: oldOffset, newOffset: emitted, into: &writer), writer.count == total else {
+                return nil
+            }
+            emitted += total
+            return writer.fragments()
+        }
+        let width = node.children.count
+        var built: [_Fragment] = []
+        built.reserveCapacity(width + 2)
+        var edit = edits.lowerBound, slot = 0, offset = oldOffset
+        func keep(upTo end: Int) -> Bool {
+            while slot < end {
+                guard editor.keep(node.children[slot]) else { return false }
+                let count = node.childCounts[slot]
+                built.append(_Fragment(node: node.children[slot], count: count, first: node.childFirsts[slot], isNew: false))
+                emitted += count
+                offset += count
+                slot += 1
+            }
+            return true
+        }
+        while edit < edits.upperBound {
+            // The edit goes into the last child that starts at or before it (the first
+            // child, when it comes before every element).
+            let next = _partitioningIndex(of: node.childFirsts, from: slot + 1) { !editor.edit(edit, belongsAtOrAfter: $0) }
+            let target = Swift.max(slot, next - 1)
+            guard keep(upTo: target) else { return nil }
+            var end = edits.upperBound
+            if target + 1 < width {
+                let boundary = node.childFirsts[target + 1]
+                var low = edit + 1, high = edits.upperBound
+                while low < high {
+                    let middle = low + (high - low) / 2
+                    if editor.edit(middle, belongsAtOrAfter: boundary) { high = middle } else { low = middle + 1 }
+                }
+                end = low
+            }
+            guard let parts = _edit(node.children[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout) else {
+                return nil
+            }
+            built.append(contentsOf: parts)
+            offset += node.childCounts[target]
+            slot = target + 1
+            edit = end
+        }
+        guard keep(upTo: width) else { return nil }
+        return _branches(holding: _normalized(built, fanout: fanout), fanout: fanout)
+    }
+
+    /// Branches holding `children` (at least half full each, except a single branch).
+    @inlinable static func _branches(holding children: [_Fragment], fanout: _Fanout) -> [_Fragment] {
+        if children.isEmpty { return [] }
+        var branches: [_Fragment] = []
+        var start = 0
+        for size in _evenSizes(total: children.count, target: fanout.branch, capacity: fanout.branch) {
+            branches.append(_branch(of: children[start ..< start + size], fanout: fanout))
+            start += size
+        }
+        return branches
+    }
+
+    /// One new branch whose children are `children`.
+    @inlinable static func _branch(of children: ArraySlice<_Fragment>, fanout: _Fanout) -> _Fragment {
+        var nodes: [_Node] = [], counts: [Int] = [], firsts: [Element] = []
+        nodes.reserveCapacity(fanout.branch)
+        counts.reserveCapacity(fanout.branch)
+        firsts.reserveCapacity(fanout.branch)
+        var total = 0
+        for child in children {
+            nodes.append(child.node)
+            counts.append(child.count)
+            firsts.append(child.first)
+            total += child.count
+        }
+        let branch = _Node(children: nodes, childCounts: counts, childFirsts: firsts, count: total)
+        return _Fragment(node: branch, count: total, first: firsts[0], isNew: true)
+    }
+
+    /// `nodes` (all of the same height) with every node under half full merged into a
+    /// neighbour, so that all are at least half full unless only one is left.
+    @inlinable static func _normalized(_ nodes: [_Fragment], fanout: _Fanout) -> [_Fragment] {
+        var result: [_Fragment] = []
+        result.reserveCapacity(nodes.count)
+        for fragment in nodes {
+            if let last = result.last, _isUnderfull(last, fanout: fanout) || _isUnderfull(fragment, fanout: fanout) {
+                result.removeLast()
+                result.append(contentsOf: _merged(last, fragment, fanout: fanout))
+            } else {
+                result.append(fragment)
+            }
+        }
+        return result
+    }
+
+    @inlinable static func _isUnderfull(_ fragment: _Fragment, fanout: _Fanout) -> Bool {
+        guard fragment.isNew else { return false }  // a kept non-root node is at least half full
+        let node = fragment.node
+        return node.isLeaf ? node.elements.count < fanout.leaf / 2 : node.children.count < fanout.branch / 2
+    }
+
+    /// Two neighbouring nodes of the same height as one node, or as two of at least
+    /// half capacity when they do not fit in one.
+    @inlinable static func _merged(_ left: _Fragment, _ right: _Fragment, fanout: _Fanout) -> [_Fragment] {
+        if left.node.isLeaf {
+            var writer = _LeafWriter<Element>(total: left.count + right.count, capacity: fanout.leaf)
+            for element in left.node.elements { writer.append(element) }
+            for element in right.node.elements { writer.append(element) }
+            return writer.fragments()
+        }
+        // The children of two branches, one of which may itself hold a child under half
+        // full (a branch left with a single child): normalize that level too.
+        var children: [_Fragment] = []
+        children.reserveCapacity(left.node.children.count + right.node.children.count)
+        for branch in [left, right] {
+            let node = branch.node
+            for slot in node.children.indices {
+                children.append(_Fragment(node: node.children[slot], count: node.childCounts[slot], first: node.childFirsts[slot], isNew: branch.isNew))
+            }
+        }
+        return _branches(holding: _normalized(children, fanout: fanout), fanout: fanout)
+    }
+
+    /// The last element of `node`'s subtree.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable static func _last(of node: _Node) -> Element {
+        var node = node
+        while !node.isLeaf { node = node.children[node.children.count - 1] }
+        return node.elements[node.elements.count - 1]
+    }
+}
+
+/// Writes the elements of one rebuilt leaf straight into the leaves that will hold them:
+/// one leaf when they fit, otherwise as many even leaves of at least half capacity as it
+/// takes, so that an overflowing leaf is split without copying its elements twice.
+@usableFromInline struct _LeafWriter<Element> {
+    /// The leaves filled so far.
+    @usableFromInline var filled: [[Element]] = []
+    /// The leaf being filled.
+    @usableFromInline var current: [Element] = []
+    /// The size of each leaf, in order.
+    @usableFromInline let sizes: [Int]
+    @usableFromInline let capacity: Int
+    /// The number of elements appended so far.
+    @usableFromInline private(set) var count = 0
+
+    /// A writer for `total` elements in leaves of `capacity`.
+    @inlinable init(total: Int, capacity: Int) {
+        self.capacity = capacity
+        sizes = total <= capacity ? [total] : _CountedBTree<Element>._evenSizes(total: total, target: capacity, capacity: capacity)
+        current.reserveCapacity(capacity)
+    }
+
+    @inlinable mutating func append(_ element: Element) {
+        current.append(element)
+        count += 1
+        if current.count == sizes[filled.count] && filled.count + 1 < sizes.count {
+            filled.append(current)
+            current = []
+            current.reserveCapacity(capacity)
+        }
+    }
+
+    /// The element appended `offset`-th.
+    @inlinable subscript(offset: Int) -> Element {
+        var offset = offset
+        for leaf in filled {
+            if offset < leaf.count { return leaf[offset] }
+            offset -= leaf.count
+        }
+        return current[offset]
+    }
+
+    /// The leaves written, as new fragments.
+    @inlinable consuming func fragments() -> [_CountedBTree<Element>._Fragment] {
+        if !current.isEmpty { filled.append(current) }
+        return filled.map { _CountedBTree<Element>._Fragment(node: .init(leaf: $0), count: $0.count, first: $0[0], isNew: true) }
+    }
+}

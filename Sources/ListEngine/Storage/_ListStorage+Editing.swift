@@ -1,0 +1,398 @@
+/// The `add` and `remove` calls made between two batches, in call order.
+@usableFromInline struct _EditRun<Item: Hashable & DataSourceComparable>: Sendable {
+    @usableFromInline enum Call: Sendable {
+        case add([Item])
+        case remove([Item.ID])
+    }
+
+    @usableFromInline var calls: [Call] = []
+    /// The number of items and ids named by the calls.
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable var isEmpty: Bool { calls.isEmpty }
+
+    @inlinable mutating func add(_ items: [Item]) {
+        calls.append(.add(items))
+        count += items.count
+    }
+
+    @inlinable mutating func remove(_ ids: [Item.ID]) {
+        calls.append(.remove(ids))
+        count += ids.count
+    }
+}
+
+/// What an edited batch did to each row it named, found while the edits were applied;
+/// ``ChangeBatch`` is computed from it without searching either snapshot.
+///
+/// Rows are numbered by *owner*: one number per distinct id named by the calls.
+@usableFromInline struct _EditedRows: Sendable {
+    /// Each owner's offset in the old rows, or -1 when its id was not there.
+    @usableFromInline var oldOffsets: [Int]
+    /// Each owner's offset in the new rows, or -1 when its id is not there.
+    @usableFromInline var newOffsets: [Int]
+    /// Whether the owner's id is in both and its item changed.
+    @usableFromInline var isChanged: [Bool]
+    /// The owners present in the old rows, by ascending old offset.
+    @usableFromInline var oldOrder: [Int]
+    /// The owners present in the new rows, by ascending new offset.
+    @usableFromInline var newOrder: [Int]
+
+    @inlinable init(owners: Int) {
+        oldOffsets = [Int](repeating: -1, count: owners)
+        newOffsets = [Int](repeating: -1, count: owners)
+        isChanged = [Bool](repeating: false, count: owners)
+        oldOrder = []
+        newOrder = []
+    }
+}
+
+extension _ListStorage {
+    /// Applies `run` one call at a time, each item and id in order: the meaning that
+    /// ``_editing(_:)`` reproduces in bulk.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* items and ids.
+    @inlinable mutating func apply(_ run: _EditRun<Item>) {
+        var adds: [Item] = []
+        for call in run.calls {
+            switch call {
+            case .add(let items):
+                if adds.isEmpty { adds = items } else { adds.append(contentsOf: items) }
+            case .remove(let ids):
+                if !adds.isEmpty {
+                    add(contentsOf: adds)
+                    adds = []
+                }
+                for id in ids { remove(id: id) }
+            }
+        }
+        if !adds.isEmpty { add(contentsOf: adds) }
+    }
+
+    /// The storage after `run`, built by one pass over the id index and one over the
+    /// rows, with what happened to each named row; `nil` when the bulk path does not
+    /// apply and the calls must be applied one at a time.
+    ///
+    /// The calls are first reduced to the last call for each id (adding A then B, or
+    /// removing then adding, leaves the last). The id pass finds every named id's stored
+    /// item and writes the new ones; the row pass removes the old items and inserts the
+    /// new ones where they sort, recording old and new offsets as it goes.
+    ///
+    /// The result equals one-at-a-time application when no new or changed item ties
+    /// with a row beside it; with a tie, where it goes depends on the order of the calls,
+    /// so the pass gives up (as it does when the comparator turns out inconsistent).
+    ///
+    /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
+    ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
+    @inlinable func _editing(_ run: _EditRun<Item>) -> (storage: _ListStorage, edited: _EditedRows)? {
+        guard !rows.isEmpty, run.count > 0 else { return nil }
+        var idEdits = _IDEditor<Item>(run)
+        guard let newIDs = ids.entries._editing(with: &idEdits) else { return nil }
+        var rowEdits = _RowEditor(owners: idEdits, comparator: areInIncreasingOrder)
+        guard let newRows = rows._editing(with: &rowEdits) else { return nil }
+        var index = _IDIndex<Item>()
+        index.entries = newIDs
+        let storage = _ListStorage(rows: newRows, ids: index, comparator: areInIncreasingOrder)
+        storage._checkInvariants()
+        return (storage, rowEdits.edited)
+    }
+}
+
+/// The id-index side of ``_ListStorage/_editing(_:)``: the last call for each named id,
+/// sorted by hash, applied to the index's entries.
+@usableFromInline struct _IDEditor<Item: Hashable & DataSourceComparable>: _TreeEditor {
+    /// Per owner, by ascending hash: the id's hash, the id, and its item after the
+    /// calls (`nil` when removed).
+    @usableFromInline var hashes: [Int] = []
+    @usableFromInline var ids: [Item.ID] = []
+    @usableFromInline var newItems: [Item?] = []
+    /// Per owner, filled by the pass: the item stored before the calls.
+    @usableFromInline var oldItems: [Item?] = []
+    /// For the edits of the current leaf: the slot of the id's entry, or the complement
+    /// (`~slot`) of where an absent id goes.
+    @usableFromInline var slots: [Int] = []
+
+    /// Reduces `run` to one edit per id, the last call for it winning.
+    @inlinable init(_ run: _EditRun<Item>) {
+        var callIDs: [Item.ID] = [], callItems: [Item?] = []
+        callIDs.reserveCapacity(run.count)
+        callItems.reserveCapacity(run.count)
+        for call in run.calls {
+            switch call {
+            case .add(let items):
+                for item in items {
+                    callIDs.append(item.id)
+                    callItems.append(item)
+                }
+            case .remove(let removed):
+                for id in removed {
+                    callIDs.append(id)
+                    callItems.append(nil)
+                }
+            }
+        }
+        var slots: [_HashSlot] = []
+        slots.reserveCapacity(callIDs.count)
+        for index in callIDs.indices { slots.append(_HashSlot(hash: callIDs[index].hashValue, index: index)) }
+        // Equal hashes keep call order, so the last call for an id comes last in its run.
+        if slots.count > 4_096 {
+            _sortByHash(&slots)  // a stable radix sort
+        } else {
+            slots.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
+        }
+        hashes.reserveCapacity(slots.count)
+        ids.reserveCapacity(slots.count)
+        newItems.reserveCapacity(slots.count)
+        var position = 0
+        while position < slots.count {
+            var end = position + 1
+            while end < slots.count && slots[end].hash == slots[position].hash { end += 1 }
+            for candidate in position ..< end {
+                let id = callIDs[slots[candidate].index]
+                // Skip a call that a later call for the same id overrides.
+                if (candidate + 1 ..< end).contains(where: { callIDs[slots[$0].index] == id }) { continue }
+                hashes.append(slots[candidate].hash)
+                ids.append(id)
+                newItems.append(callItems[slots[candidate].index])
+            }
+            position = end
+        }
+        oldItems = [Item?](repeating: nil, count: hashes.count)
+    }
+
+    @inlinable var editCount: Int { hashes.count }
+
+    @inlinable func edit(_ edit: Int, belongsAtOrAfter element: _IDEntry<Item>) -> Bool {
+        hashes[edit] >= element.hash
+    }
+
+    @inlinable mutating func count(after edits: Range<Int>, in leaf: [_IDEntry<Item>], oldOffset: Int) -> Int? {
+        var total = leaf.count
+        var cursor = 0
+        var previousHash: Int? = nil
+        slots.removeAll(keepingCapacity: true)
+        for edit in edits {
+            let hash = hashes[edit]
+            // Two named ids with one hash in one leaf: rare enough to leave to the
+            // one-at-a-time path.
+            if hash == previousHash { return nil }
+            previousHash = hash
+            cursor = _CountedBTree<_IDEntry<Item>>._partitioningIndex(of: leaf, from: cursor) { $0.hash >= hash }
+            var probe = cursor
+            while probe < leaf.count && leaf[probe].hash == hash && leaf[probe].item.id != ids[edit] { probe += 1 }
+            if probe < leaf.count && leaf[probe].hash == hash {
+                oldItems[edit] = leaf[probe].item
+                if newItems[edit] == nil { total -= 1 }
+                slots.append(probe)
+                cursor = probe + 1
+            } else {
+                // An absent id whose hash starts this leaf: the run may begin in the leaf before.
+                if cursor == 0 && oldOffset > 0 && !leaf.isEmpty && leaf[0].hash == hash { return nil }
+                if newItems[edit] != nil { total += 1 }
+                slots.append(~probe)  // where it goes: after the run of its hash
+                cursor = probe
+            }
+        }
+        return total
+    }
+
+    @inlinable mutating func apply(_ edits: Range<Int>, to leaf: [_IDEntry<Item>], oldOffset: Int, newOffset: Int, into output: inout _LeafWriter<_IDEntry<Item>>) -> Bool {
+        var cursor = 0
+        for (edit, slot) in zip(edits, slots) {
+            let isFound = slot >= 0, position = isFound ? slot : ~slot
+            while cursor < position {
+                output.append(leaf[cursor])
+                cursor += 1
+            }
+            if isFound { cursor += 1 }
+            if let item = newItems[edit] { output.append(_IDEntry(hash: hashes[edit], item: item)) }
+        }
+        while cursor < leaf.count {
+            output.append(leaf[cursor])
+            cursor += 1
+        }
+        return true
+    }
+
+    @inlinable mutating func keep(_ subtree: _CountedBTree<_IDEntry<Item>>._Node) -> Bool { true }
+}
+
+/// The row side of ``_ListStorage/_editing(_:)``: removes each owner's old item, inserts
+/// its new one, and records both offsets.
+@usableFromInline struct _RowEditor<Item: Hashable & DataSourceComparable>: _TreeEditor {
+    @usableFromInline enum Kind: Int {
+        /// Remove the old item.
+        case remove
+        /// The item is unchanged: only record where it is.
+        case find
+        /// Insert the new item.
+        case insert
+    }
+
+    /// One edit: the item, what to do with it, and whose it is.
+    @usableFromInline struct Edit {
+        @usableFromInline var key: Item
+        @usableFromInline var kind: Kind
+        @usableFromInline var owner: Int
+
+        @inlinable init(key: Item, kind: Kind, owner: Int) {
+            self.key = key
+            self.kind = kind
+            self.owner = owner
+        }
+    }
+
+    /// The edits, in row order.
+    @usableFromInline var edits: [Edit] = []
+    @usableFromInline let areInIncreasingOrder: _ListStorage<Item>.Comparator
+    @usableFromInline var edited: _EditedRows
+
+    /// The last row written before the current leaf: an element, or the last of a kept
+    /// subtree (found only when needed).
+    @usableFromInline var lastWritten: Item? = nil
+    @usableFromInline var lastKept: _CountedBTree<Item>._Node? = nil
+    /// An inserted item written last, which the next row written must sort after.
+    @usableFromInline var pendingSuccessorCheck: Item? = nil
+    /// Where the current leaf's inserted items went (kept to reuse its storage).
+    @usableFromInline var inserted: [Int] = []
+
+    @inlinable init(owners ids: _IDEditor<Item>, comparator: @escaping _ListStorage<Item>.Comparator) {
+        areInIncreasingOrder = comparator
+        edited = _EditedRows(owners: ids.editCount)
+        edits.reserveCapacity(ids.editCount * 2)
+        for owner in 0 ..< ids.editCount {
+            switch (ids.oldItems[owner], ids.newItems[owner]) {
+            case (let old?, let new?) where old == new:
+                edits.append(Edit(key: old, kind: .find, owner: owner))
+            case (let old?, let new):
+                edits.append(Edit(key: old, kind: .remove, owner: owner))
+                if let new {
+                    edits.append(Edit(key: new, kind: .insert, owner: owner))
+                    edited.isChanged[owner] = true
+                }
+            case (nil, let new?):
+                edits.append(Edit(key: new, kind: .insert, owner: owner))
+            case (nil, nil):
+                break
+            }
+        }
+        // Row order; among ties, old items before new ones, so that an item re-keyed to
+        // a tie with itself finds its old row before passing it. The edits themselves
+        // are sorted, not their indices: reading keys through indices costs more than
+        // moving the edits.
+        edits.sort {
+            if comparator($0.key, $1.key) { return true }
+            if comparator($1.key, $0.key) { return false }
+            return $0.kind.rawValue < $1.kind.rawValue
+        }
+    }
+
+    @inlinable var editCount: Int { edits.count }
+
+    @inlinable func edit(_ edit: Int, belongsAtOrAfter element: Item) -> Bool {
+        !areInIncreasingOrder(edits[edit].key, element)
+    }
+
+    @inlinable func count(after range: Range<Int>, in leaf: [Item], oldOffset: Int) -> Int? {
+        var total = leaf.count
+        for edit in range {
+            switch edits[edit].kind {
+            case .insert: total += 1
+            case .remove: total -= 1
+            case .find: break
+            }
+        }
+        return total
+    }
+
+    @inlinable mutating func apply(_ range: Range<Int>, to leaf: [Item], oldOffset: Int, newOffset: Int, into output: inout _LeafWriter<Item>) -> Bool {
+        let less = areInIncreasingOrder
+        var cursor = 0
+        inserted.removeAll(keepingCapacity: true)
+        for edit in range {
+            let key = edits[edit].key, owner = edits[edit].owner, kind = edits[edit].kind
+            if kind == .insert {
+                // The upper bound among the rows left: after every row that does not sort after it.
+                let slot = _CountedBTree<Item>._partitioningIndex(of: leaf, from: cursor) { less(key, $0) }
+                while cursor < slot {
+                    output.append(leaf[cursor])
+                    cursor += 1
+                }
+                edited.newOffsets[owner] = newOffset + output.count
+                edited.newOrder.append(owner)
+                inserted.append(output.count)
+                output.append(key)
+                continue
+            }
+            // The stored row: the first that does not sort before it, or a tie after that.
+            var slot = _CountedBTree<Item>._partitioningIndex(of: leaf, from: cursor) { !less($0, key) }
+            while slot < leaf.count && leaf[slot].id != key.id {
+                if less(key, leaf[slot]) { return false }
+                slot += 1
+            }
+            guard slot < leaf.count else { return false }
+            while cursor < slot {
+                output.append(leaf[cursor])
+                cursor += 1
+            }
+            cursor += 1
+            edited.oldOffsets[owner] = oldOffset + slot
+            edited.oldOrder.append(owner)
+            if kind == .find {
+                edited.newOffsets[owner] = newOffset + output.count
+                edited.newOrder.append(owner)
+                output.append(key)
+            }
+        }
+        while cursor < leaf.count {
+            output.append(leaf[cursor])
+            cursor += 1
+        }
+        return _checkTiesAroundInserted(in: output)
+    }
+
+    /// Whether each inserted item sorts strictly between the rows written beside it,
+    /// here or in the neighbouring leaves.
+    @inlinable mutating func _checkTiesAroundInserted(in output: _LeafWriter<Item>) -> Bool {
+        let less = areInIncreasingOrder
+        if let pending = pendingSuccessorCheck, output.count > 0 {
+            guard less(pending, output[0]) else { return false }
+            pendingSuccessorCheck = nil
+        }
+        for slot in inserted {
+            let item = output[slot]
+            if slot > 0 {
+                guard less(output[slot - 1], item) else { return false }
+            } else if let previous = lastWritten ?? lastKept.map(_CountedBTree<Item>._last(of:)) {
+                guard less(previous, item) else { return false }
+            }
+            if slot + 1 < output.count {
+                guard less(item, output[slot + 1]) else { return false }
+            } else {
+                pendingSuccessorCheck = item
+            }
+        }
+        if output.count > 0 {
+            lastWritten = output[output.count - 1]
+            lastKept = nil
+        }
+        return true
+    }
+
+    @inlinable mutating func keep(_ subtree: _CountedBTree<Item>._Node) -> Bool {
+        if let pending = pendingSuccessorCheck {
+            guard areInIncreasingOrder(pending, subtree.first) else { return false }
+            pendingSuccessorCheck = nil
+        }
+        lastKept = subtree
+        lastWritten = nil
+        return true
+    }
+}
+
+/// Runs of `add` and `remove` calls naming at least this many rows are applied in bulk
+/// (when they name fewer than an eighth of the rows; beyond that, whole-list merges and
+/// walks take over).
+@usableFromInline let _bulkEditThreshold = 32

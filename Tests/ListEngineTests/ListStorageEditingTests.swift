@@ -1,0 +1,241 @@
+@testable import ListEngine
+import ListTestSupport
+import Testing
+
+/// The bulk path for runs of `add` and `remove` calls: one pass over the id index and one
+/// over the rows. Checked against the same calls applied one at a time, on trees with
+/// small nodes so that every leaf split, merge and level change happens, and checked that
+/// the batch built from its records is the one found by searching both snapshots.
+@Suite struct ListStorageEditingTests {
+    /// Storage holding `items` (distinct ids) in nodes of the given capacities.
+    static func storage(_ items: [TestRow], fanout: Int, comparator: @escaping @Sendable (TestRow, TestRow) -> Bool = { $0 < $1 }) -> _ListStorage<TestRow> {
+        var sequential = _ListStorage<TestRow>(comparator: comparator)
+        for item in items { sequential.add(item) }
+        var ids = _IDIndex<TestRow>()
+        ids.entries = _CountedBTree(Array(sequential.ids.entries), fanout: .init(leaf: fanout, branch: fanout))
+        return _ListStorage(rows: _CountedBTree(Array(sequential.rows), fanout: .init(leaf: fanout, branch: fanout)), ids: ids, comparator: comparator)
+    }
+
+    /// A random run of calls on a list of rows with ids `0 ..< idRange`.
+    static func randomRun(rows: [TestRow], idRange: Int, keys: Int, calls: Int, rng: inout SplitMix64) -> _EditRun<TestRow> {
+        var run = _EditRun<TestRow>()
+        for _ in 0..<calls {
+            let size = rng.int(in: 1..<40)
+            if rng.chance(0.3) {
+                // Removals: present ids, absent ids, repeats.
+                run.remove((0..<size).map { _ in rng.chance(0.8) && !rows.isEmpty ? rows[rng.int(in: 0..<rows.count)].id : rng.int(in: 0..<max(1, idRange) * 2) })
+            } else {
+                run.add((0..<size).map { _ in
+                    let roll = rng.int(in: 0..<10)
+                    if roll < 2, !rows.isEmpty { return rows[rng.int(in: 0..<rows.count)] }  // unchanged
+                    if roll < 4, !rows.isEmpty {  // new content, same key
+                        let row = rows[rng.int(in: 0..<rows.count)]
+                        return TestRow(id: row.id, key: row.key, payload: rng.int(in: 1..<1_000))
+                    }
+                    let id = roll < 7 && !rows.isEmpty ? rows[rng.int(in: 0..<rows.count)].id : rng.int(in: 0..<max(1, idRange) * 2)
+                    return TestRow(id: id, key: rng.int(in: 0..<keys), payload: rng.int(in: 0..<3))
+                })
+            }
+        }
+        return run
+    }
+
+    /// Checks the bulk result against one-at-a-time application; returns whether the bulk path was taken.
+    @discardableResult
+    static func expectMatchesSequential(_ storage: _ListStorage<TestRow>, _ run: _EditRun<TestRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        var sequential = storage
+        sequential.apply(run)
+        guard let (edited, records) = storage._editing(run) else { return false }
+        let rows = Array(edited.rows)
+        #expect(rows == Array(sequential.rows), "rows — \(context)", sourceLocation: sourceLocation)
+        #expect(edited.ids.count == rows.count, "id count — \(context)", sourceLocation: sourceLocation)
+        for (offset, row) in rows.enumerated() where edited[id: row.id] != row || edited.position(of: row.id) != offset {
+            Issue.record("id \(row.id) not indexed at \(offset) — \(context)", sourceLocation: sourceLocation)
+            break
+        }
+        var previous = Int.min
+        for entry in edited.ids.entries {
+            #expect(entry.hash >= previous && entry.hash == entry.item.id.hashValue, "id index order — \(context)", sourceLocation: sourceLocation)
+            previous = entry.hash
+        }
+        expectWellFormed(edited.rows, context, sourceLocation: sourceLocation)
+        expectWellFormed(edited.ids.entries, context, sourceLocation: sourceLocation)
+
+        // The batch from the records is the batch found by searching both snapshots.
+        let old = ListSnapshot(_storage: storage, version: 1), new = ListSnapshot(_storage: edited, version: 2)
+        var touched = Set<Int>()
+        for call in run.calls {
+            switch call {
+            case .add(let items): touched.formUnion(items.map(\.id))
+            case .remove(let ids): touched.formUnion(ids)
+            }
+        }
+        let fromRecords = ChangeBatch._compute(from: old, to: new, edited: records)
+        let searched = ChangeBatch._computeIncremental(from: old, to: new, touched: touched)
+        #expect(fromRecords.deletions == searched.deletions && fromRecords.insertions == searched.insertions
+                && fromRecords.moves == searched.moves && fromRecords.reloads == searched.reloads, "batch — \(context)", sourceLocation: sourceLocation)
+        var applied = Array(storage.rows)
+        fromRecords.apply(to: &applied)
+        #expect(applied == rows, "batch applies — \(context)", sourceLocation: sourceLocation)
+
+        // And both are what the slow model expects (it is quadratic: small lists only).
+        if storage.count <= 500 {
+            var oracle = ListOracle<TestRow>(sortedBy: { $0 < $1 })
+            oracle.add(Array(storage.rows))
+            oracle.beginBatch()
+            for call in run.calls {
+                switch call {
+                case .add(let items): oracle.add(items)
+                case .remove(let ids): oracle.remove(ids: ids)
+                }
+            }
+            let expected = oracle.expectedBatch()
+            #expect(oracle.rows == rows, "oracle rows — \(context)", sourceLocation: sourceLocation)
+            #expect(fromRecords.deletions == expected.deletions && fromRecords.insertions == expected.insertions
+                    && fromRecords.reloads == expected.reloads && fromRecords.moves.count == expected.minimumMoves,
+                    "oracle batch \(expected) — \(context)", sourceLocation: sourceLocation)
+        }
+        return true
+    }
+
+    /// Records an issue unless the tree has the structure its invariants require.
+    static func expectWellFormed<Element>(_ tree: _CountedBTree<Element>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let root = tree.root else { return }
+        var leafDepths = Set<Int>()
+        func visit(_ node: _CountedBTree<Element>._Node, depth: Int, isRoot: Bool) -> Int {
+            if node.isLeaf {
+                leafDepths.insert(depth)
+                #expect(node.elements.count <= tree.fanout.leaf && (isRoot ? !node.elements.isEmpty : node.elements.count >= tree.fanout.leaf / 2),
+                        "leaf of \(node.elements.count) — \(context)", sourceLocation: sourceLocation)
+                #expect(node.count == node.elements.count, "leaf count — \(context)", sourceLocation: sourceLocation)
+                return node.count
+            }
+            #expect(node.children.count <= tree.fanout.branch && node.children.count >= (isRoot ? 2 : tree.fanout.branch / 2),
+                    "branch of \(node.children.count) — \(context)", sourceLocation: sourceLocation)
+            var total = 0
+            for (slot, child) in node.children.enumerated() {
+                let count = visit(child, depth: depth + 1, isRoot: false)
+                #expect(node.childCounts[slot] == count, "child count — \(context)", sourceLocation: sourceLocation)
+                total += count
+            }
+            #expect(node.count == total, "branch count — \(context)", sourceLocation: sourceLocation)
+            return total
+        }
+        _ = visit(root, depth: 0, isRoot: true)
+        #expect(leafDepths.count == 1, "leaves at depths \(leafDepths) — \(context)", sourceLocation: sourceLocation)
+    }
+
+    @Test("bulk edits without ties equal one-at-a-time calls, and always take the bulk path", arguments: [4, 5, 8, 128])
+    func withoutTies(fanout: Int) {
+        for seed in UInt64(0)..<150 {
+            var rng = SplitMix64(seed: seed &* 31 &+ UInt64(fanout))
+            let count = rng.int(in: 1..<400)
+            // Keys from a wide range, made distinct per row: no two rows tie, and a new key ties only by chance.
+            var usedKeys = Set<Int>()
+            let rows = (0..<count).compactMap { id -> TestRow? in
+                let key = rng.int(in: 0..<1_000_000)
+                return usedKeys.insert(key).inserted ? TestRow(id: id, key: key) : nil
+            }
+            var run = Self.randomRun(rows: rows, idRange: count, keys: 1_000_000, calls: rng.int(in: 1..<6), rng: &rng)
+            // Re-key the added items to unused keys, so that the run itself brings no ties.
+            run.calls = run.calls.map { call in
+                guard case .add(let items) = call else { return call }
+                return .add(items.map { item in
+                    if rows.contains(item) || usedKeys.contains(item.key) == false && usedKeys.insert(item.key).inserted { return item }
+                    var key = rng.int(in: 0..<1_000_000)
+                    while !usedKeys.insert(key).inserted { key = rng.int(in: 0..<1_000_000) }
+                    return TestRow(id: item.id, key: key, payload: item.payload)
+                })
+            }
+            let storage = Self.storage(rows, fanout: fanout)
+            let context = "fanout \(fanout) seed \(seed)"
+            let taken = Self.expectMatchesSequential(storage, run, context)
+            #expect(taken, "the bulk path gave up — \(context)")
+        }
+    }
+
+    @Test("bulk edits with ties either give up or equal one-at-a-time calls", arguments: [4, 6, 128])
+    func withTies(fanout: Int) {
+        var taken = 0
+        for seed in UInt64(0)..<200 {
+            var rng = SplitMix64(seed: seed &* 17 &+ UInt64(fanout))
+            let count = rng.int(in: 0..<300)
+            let keys = rng.chance(0.5) ? 20 : 2_000
+            let rows = (0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
+            let run = Self.randomRun(rows: rows, idRange: count, keys: keys, calls: rng.int(in: 1..<5), rng: &rng)
+            if Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, "fanout \(fanout) seed \(seed)") { taken += 1 }
+        }
+        #expect(taken > 20, "the bulk path was taken only \(taken) times")
+    }
+
+    @Test("removing most rows in bulk merges under-full nodes down to a valid tree", arguments: [4, 5, 16])
+    func massRemoval(fanout: Int) {
+        for seed in UInt64(0)..<60 {
+            var rng = SplitMix64(seed: seed &+ 1_000)
+            let count = rng.int(in: 50..<2_000)
+            let rows = (0..<count).map { TestRow(id: $0, key: $0 * 2) }
+            var run = _EditRun<TestRow>()
+            let kept = rng.int(in: 0..<5)
+            switch seed % 3 {
+            case 0: run.remove(rows.map(\.id).filter { _ in !rng.chance(Double(kept) / Double(count)) })  // almost all, scattered
+            case 1: run.remove(Array(rows.map(\.id).dropFirst(kept)))  // all but the first few
+            default: run.remove(Array(rows.map(\.id).dropLast(kept)))  // all but the last few
+            }
+            run.add((0..<rng.int(in: 0..<3)).map { TestRow(id: count + $0, key: 2 * count + 2 * $0 + 1) })
+            let context = "fanout \(fanout) seed \(seed)"
+            let taken = Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, context)
+            #expect(taken, "the bulk path gave up — \(context)")
+        }
+    }
+
+    @Test("inserting many rows into one leaf in bulk splits it into a valid tree", arguments: [4, 7, 32])
+    func massInsertion(fanout: Int) {
+        for seed in UInt64(0)..<40 {
+            var rng = SplitMix64(seed: seed &+ 2_000)
+            let count = rng.int(in: 1..<200)
+            let rows = (0..<count).map { TestRow(id: $0, key: $0 * 10_000) }
+            let gap = rng.int(in: 0..<count + 1)  // all new rows go between two neighbours (or at an end)
+            var run = _EditRun<TestRow>()
+            run.add((0..<rng.int(in: 1..<2_000)).map { TestRow(id: count + $0, key: gap * 10_000 - 5_000 + $0 + 1) }.shuffled(using: &rng))
+            let context = "fanout \(fanout) seed \(seed)"
+            let taken = Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, context)
+            #expect(taken, "the bulk path gave up — \(context)")
+        }
+    }
+
+    @Test("ids whose hashes collide are left to the one-at-a-time path or edited correctly")
+    func collidingHashes() {
+        for seed in UInt64(0)..<60 {
+            var rng = SplitMix64(seed: seed &+ 3_000)
+            let rows = (0..<rng.int(in: 1..<300)).map { ClashingRow(id: ClashingID(value: $0), key: $0 * 3) }
+            var run = _EditRun<ClashingRow>()
+            run.add((0..<rng.int(in: 1..<60)).map { _ in ClashingRow(id: ClashingID(value: rng.int(in: 0..<600)), key: rng.int(in: 0..<3_000) * 3 + 1) })
+            run.remove((0..<rng.int(in: 0..<30)).map { _ in ClashingID(value: rng.int(in: 0..<600)) })
+            var sequentialIDs = _IDIndex<ClashingRow>()
+            var built = _ListStorage<ClashingRow>(comparator: { $0 < $1 })
+            for row in rows { built.add(row) }
+            sequentialIDs.entries = _CountedBTree(Array(built.ids.entries), fanout: .init(leaf: 4, branch: 4))
+            let storage = _ListStorage(rows: _CountedBTree(Array(built.rows), fanout: .init(leaf: 4, branch: 4)), ids: sequentialIDs, comparator: { $0 < $1 })
+            var sequential = storage
+            sequential.apply(run)
+            if let (edited, _) = storage._editing(run) {
+                #expect(Array(edited.rows) == Array(sequential.rows), "seed \(seed)")
+                for row in sequential.rows { #expect(edited[id: row.id] == row, "seed \(seed)") }
+                #expect(edited.ids.count == sequential.ids.count, "seed \(seed)")
+            }
+        }
+    }
+}
+
+/// An id whose hash takes only seven values.
+private struct ClashingID: Hashable, Sendable, CustomStringConvertible {
+    var value: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(value % 7) }
+    var description: String { "c\(value)" }
+}
+
+private struct ClashingRow: Hashable, DataSourceComparable {
+    var id: ClashingID
+    var key: Int
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.key < rhs.key }
+}
