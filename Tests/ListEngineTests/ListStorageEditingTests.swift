@@ -203,6 +203,34 @@ import Testing
         }
     }
 
+    @Test("large runs on a longer list equal one-at-a-time calls", arguments: [16, 128])
+    func largeRuns(fanout: Int) {
+        for seed in UInt64(0)..<2 {
+            var rng = SplitMix64(seed: seed &+ 4_000)
+            let rows = (0..<12_000).map { TestRow(id: $0, key: $0 * 1_000) }
+            var run = _EditRun<TestRow>()
+            run.add((0..<3_000).map { _ in
+                let id = rng.int(in: 0..<15_000)
+                return TestRow(id: id, key: rng.int(in: 0..<12_000_000) * 1_000 + 1 + id % 997, payload: rng.int(in: 0..<3))
+            })
+            run.remove((0..<1_000).map { _ in rng.int(in: 0..<15_000) })
+            if seed % 2 == 1 {  // a new row that ties with a row the run leaves alone: the bulk path gives up
+                var named = Set<Int>()
+                for call in run.calls {
+                    switch call {
+                    case .add(let items): named.formUnion(items.map(\.id))
+                    case .remove(let ids): named.formUnion(ids)
+                    }
+                }
+                let untouched = rows.first { !named.contains($0.id) }?.key ?? 0
+                run.add([TestRow(id: 30_000, key: untouched)])
+            }
+            let context = "fanout \(fanout) seed \(seed)"
+            let taken = Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, context)
+            #expect(taken == (seed % 2 == 0), "bulk path taken: \(taken) — \(context)")
+        }
+    }
+
     @Test("ids whose hashes collide are left to the one-at-a-time path or edited correctly")
     func collidingHashes() {
         for seed in UInt64(0)..<60 {

@@ -72,7 +72,7 @@ extension _CountedBTree {
     @inlinable func _editing<Editor: _TreeEditor>(with editor: inout Editor) -> _CountedBTree? where Editor.Element == Element {
         guard let root else { return nil }
         var emitted = 0
-        guard let fragments = Self._edit(root, editor.editCount == 0 ? 0 ..< 0 : 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout) else {
+        guard let fragments = Self._edit(root, 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout) else {
             return nil
         }
         var result = _CountedBTree(fanout: fanout)
@@ -116,21 +116,8 @@ extension _CountedBTree {
             return true
         }
         while edit < edits.upperBound {
-            // The edit goes into the last child that starts at or before it (the first
-            // child, when it comes before every element).
-            let next = _partitioningIndex(of: node.childFirsts, from: slot + 1) { !editor.edit(edit, belongsAtOrAfter: $0) }
-            let target = Swift.max(slot, next - 1)
+            let (target, end) = _route(edit, before: edits.upperBound, in: node, from: slot, editor: editor)
             guard keep(upTo: target) else { return nil }
-            var end = edits.upperBound
-            if target + 1 < width {
-                let boundary = node.childFirsts[target + 1]
-                var low = edit + 1, high = edits.upperBound
-                while low < high {
-                    let middle = low + (high - low) / 2
-                    if editor.edit(middle, belongsAtOrAfter: boundary) { high = middle } else { low = middle + 1 }
-                }
-                end = low
-            }
             guard let parts = _edit(node.children[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout) else {
                 return nil
             }
@@ -141,6 +128,26 @@ extension _CountedBTree {
         }
         guard keep(upTo: width) else { return nil }
         return _branches(holding: _normalized(built, fanout: fanout), fanout: fanout)
+    }
+
+    /// The child of `node` (from `slot` on) that edit `edit` goes into, and the end of
+    /// the edits (up to `limit`) that go into it with `edit`.
+    ///
+    /// An edit goes into the last child that starts at or before it (the first child,
+    /// when it comes before every element). At least one edit goes into the child.
+    @inlinable static func _route<Editor: _TreeEditor>(
+        _ edit: Int, before limit: Int, in node: _Node, from slot: Int, editor: Editor
+    ) -> (target: Int, end: Int) where Editor.Element == Element {
+        let next = _partitioningIndex(of: node.childFirsts, from: slot + 1) { !editor.edit(edit, belongsAtOrAfter: $0) }
+        let target = Swift.max(slot, next - 1)
+        guard target + 1 < node.children.count else { return (target, limit) }
+        let boundary = node.childFirsts[target + 1]
+        var low = edit + 1, high = limit
+        while low < high {
+            let middle = low + (high - low) / 2
+            if editor.edit(middle, belongsAtOrAfter: boundary) { high = middle } else { low = middle + 1 }
+        }
+        return (target, low)
     }
 
     /// Branches holding `children` (at least half full each, except a single branch).
