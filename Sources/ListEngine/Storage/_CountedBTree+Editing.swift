@@ -53,10 +53,6 @@ extension _CountedBTree {
             self.first = first
             self.isNew = isNew
         }
-
-        @inlinable init(new node: _Node) {
-            self.init(node: node, count: node.count, first: node.first, isNew: true)
-        }
     }
 
     /// The tree with the editor's edits applied, built in one pass; `nil` when the
