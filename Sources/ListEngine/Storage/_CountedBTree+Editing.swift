@@ -68,7 +68,8 @@ extension _CountedBTree {
     @inlinable func _editing<Editor: _TreeEditor>(with editor: inout Editor) -> _CountedBTree? where Editor.Element == Element {
         guard let root else { return nil }
         var emitted = 0
-        guard let fragments = Self._edit(root, 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout) else {
+        var fragments: [_Fragment] = []
+        guard Self._edit(root, 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout, into: &fragments) else {
             return nil
         }
         var result = _CountedBTree(fanout: fanout)
@@ -82,19 +83,22 @@ extension _CountedBTree {
         return result
     }
 
-    /// The fragments that replace `node` once `edits` are applied to it: none, one (which
-    /// may be under half full), or several of at least half capacity.
+    /// Appends to `fragments` the nodes that replace `node` once `edits` are applied to
+    /// it: none, one (which may be under half full), or several of at least half
+    /// capacity. Returns `false` when the editor gave up.
     @inlinable static func _edit<Editor: _TreeEditor>(
-        _ node: _Node, _ edits: Range<Int>, oldOffset: Int, emitted: inout Int, editor: inout Editor, fanout: _Fanout
-    ) -> [_Fragment]? where Editor.Element == Element {
+        _ node: _Node, _ edits: Range<Int>, oldOffset: Int, emitted: inout Int, editor: inout Editor, fanout: _Fanout,
+        into fragments: inout [_Fragment]
+    ) -> Bool where Editor.Element == Element {
         if node.isLeaf {
-            guard let total = editor.count(after: edits, in: node.elements, oldOffset: oldOffset) else { return nil }
+            guard let total = editor.count(after: edits, in: node.elements, oldOffset: oldOffset) else { return false }
             var writer = _LeafWriter<Element>(total: total, capacity: fanout.leaf)
             guard editor.apply(edits, to: node.elements, oldOffset: oldOffset, newOffset: emitted, into: &writer), writer.count == total else {
-                return nil
+                return false
             }
             emitted += total
-            return writer.fragments()
+            writer.finish(into: &fragments)
+            return true
         }
         let width = node.children.count
         var built: [_Fragment] = []
@@ -113,17 +117,17 @@ extension _CountedBTree {
         }
         while edit < edits.upperBound {
             let (target, end) = _route(edit, before: edits.upperBound, in: node, from: slot, editor: editor)
-            guard keep(upTo: target) else { return nil }
-            guard let parts = _edit(node.children[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout) else {
-                return nil
+            guard keep(upTo: target),
+                  _edit(node.children[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
+                return false
             }
-            built.append(contentsOf: parts)
             offset += node.childCounts[target]
             slot = target + 1
             edit = end
         }
-        guard keep(upTo: width) else { return nil }
-        return _branches(holding: _normalized(built, fanout: fanout), fanout: fanout)
+        guard keep(upTo: width) else { return false }
+        fragments.append(contentsOf: _branches(holding: _normalized(built, fanout: fanout), fanout: fanout))
+        return true
     }
 
     /// The child of `node` (from `slot` on) that edit `edit` goes into, and the end of
@@ -204,7 +208,9 @@ extension _CountedBTree {
             var writer = _LeafWriter<Element>(total: left.count + right.count, capacity: fanout.leaf)
             for element in left.node.elements { writer.append(element) }
             for element in right.node.elements { writer.append(element) }
-            return writer.fragments()
+            var leaves: [_Fragment] = []
+            writer.finish(into: &leaves)
+            return leaves
         }
         // The children of two branches, one of which may itself hold a child under half
         // full (a branch left with a single child): normalize that level too.
@@ -233,12 +239,14 @@ extension _CountedBTree {
 /// one leaf when they fit, otherwise as many even leaves of at least half capacity as it
 /// takes, so that an overflowing leaf is split without copying its elements twice.
 @usableFromInline struct _LeafWriter<Element> {
-    /// The leaves filled so far.
+    /// The leaves filled so far (only when the elements do not fit in one).
     @usableFromInline var filled: [[Element]] = []
     /// The leaf being filled.
     @usableFromInline var current: [Element] = []
-    /// The size of each leaf, in order.
+    /// The sizes of the leaves when the elements do not fit in one; otherwise empty.
     @usableFromInline let sizes: [Int]
+    /// How many elements the current leaf takes before the next one starts.
+    @usableFromInline var currentSize: Int
     @usableFromInline let capacity: Int
     /// The number of elements appended so far.
     @usableFromInline private(set) var count = 0
@@ -246,17 +254,20 @@ extension _CountedBTree {
     /// A writer for `total` elements in leaves of `capacity`.
     @inlinable init(total: Int, capacity: Int) {
         self.capacity = capacity
-        sizes = total <= capacity ? [total] : _CountedBTree<Element>._evenSizes(total: total, target: capacity, capacity: capacity)
+        sizes = total <= capacity ? [] : _CountedBTree<Element>._evenSizes(total: total, target: capacity, capacity: capacity)
+        currentSize = sizes.count > 1 ? sizes[0] : .max
         current.reserveCapacity(capacity)
     }
 
     @inlinable mutating func append(_ element: Element) {
         current.append(element)
         count += 1
-        if current.count == sizes[filled.count] && filled.count + 1 < sizes.count {
+        if current.count == currentSize {
             filled.append(current)
             current = []
             current.reserveCapacity(capacity)
+            // The last leaf takes whatever is left.
+            currentSize = filled.count + 1 < sizes.count ? sizes[filled.count] : .max
         }
     }
 
@@ -270,9 +281,11 @@ extension _CountedBTree {
         return current[offset]
     }
 
-    /// The leaves written, as new fragments.
-    @inlinable consuming func fragments() -> [_CountedBTree<Element>._Fragment] {
+    /// Appends the leaves written to `fragments`, as new fragments.
+    @inlinable consuming func finish(into fragments: inout [_CountedBTree<Element>._Fragment]) {
         if !current.isEmpty { filled.append(current) }
-        return filled.map { _CountedBTree<Element>._Fragment(node: .init(leaf: $0), count: $0.count, first: $0[0], isNew: true) }
+        for leaf in filled {
+            fragments.append(_CountedBTree<Element>._Fragment(node: .init(leaf: leaf), count: leaf.count, first: leaf[0], isNew: true))
+        }
     }
 }
