@@ -131,12 +131,17 @@ extension ListDataSource {
             // From an empty list every row is an insertion: no need to collect ids.
             touched = .all
         } else {
+            // One union for the whole run: a set grown one call at a time rehashes its
+            // ids again at every doubling.
+            var ids: [Item.ID] = []
+            ids.reserveCapacity(run.count)
             for call in run.calls {
                 switch call {
-                case .add(let items): Self._touch(&touched, items.lazy.map(\.id))
-                case .remove(let ids): Self._touch(&touched, ids)
+                case .add(let items): for item in items { ids.append(item.id) }
+                case .remove(let removed): ids.append(contentsOf: removed)
                 }
             }
+            Self._touch(&touched, ids)
         }
         _working.storage.apply(run)
     }

@@ -28,7 +28,7 @@ extension ListDataSource {
     ///
     /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
     @inlinable public func remove(_ items: some Sequence<Item>) {
-        _submit(.remove(items.map(\.id)))
+        _submit(.remove(items.map { $0.id }))
     }
 
     /// Removes every row.

@@ -199,7 +199,7 @@ extension _ListStorage {
             self = built.storage
             return
         }
-        removeAll(notIn: Set(items.lazy.map(\.id)))
+        removeAll(notIn: Set(items.lazy.map { $0.id }))
         add(contentsOf: items)
     }
 }

@@ -142,7 +142,7 @@
     ///
     /// - Complexity: O(*n*) when many rows go, O(*r* log *n*) for *r* removed rows otherwise.
     @inlinable mutating func removeAll(notIn keep: Set<Item.ID>) {
-        let doomed = rows.lazy.filter { !keep.contains($0.id) }.map(\.id)
+        let doomed = rows.lazy.filter { !keep.contains($0.id) }.map { $0.id }
         let doomedIDs = Array(doomed)
         guard !doomedIDs.isEmpty else { return }
         if doomedIDs.count * 8 > rows.count {
