@@ -82,12 +82,15 @@ import Synchronization
     }
 
     /// The renderers currently receiving batches.
+    ///
+    /// Closures, not key paths: these run for every batch, and a key path into a generic
+    /// type is instantiated at run time on each use.
     @inlinable var receivingBoxes: [_RendererBox<Item>] {
-        entries.values.filter(\.isReceiving).map(\.box)
+        entries.values.filter { $0.isReceiving }.map { $0.box }
     }
 
     @inlinable mutating func updateDelivered() {
-        let slowest = entries.values.compactMap(\.rendered).min { $0.version < $1.version }
+        let slowest = entries.values.compactMap { $0.rendered }.min { $0.version < $1.version }
         delivered = slowest ?? latest
     }
 }
