@@ -231,6 +231,51 @@ import Testing
         }
     }
 
+    @Test("an unchanged item put back after an earlier call of the run goes where one-at-a-time calls put it")
+    func itemPutBack() {
+        // Rows tied at key 5: one at a time, removing #0 and adding it back (or re-keying it
+        // and keying it back) moves it after the other rows with its key.
+        let rows = [TestRow(id: 1, key: 5), TestRow(id: 0, key: 5), TestRow(id: 2, key: 5), TestRow(id: 3, key: 9)]
+        var removedAndAdded = _EditRun<TestRow>()
+        removedAndAdded.remove([0])
+        removedAndAdded.add([TestRow(id: 0, key: 5)])
+        var rekeyedAndBack = _EditRun<TestRow>()
+        rekeyedAndBack.add([TestRow(id: 0, key: 7)])
+        rekeyedAndBack.add([TestRow(id: 0, key: 5)])
+        var untied = _EditRun<TestRow>()  // no tie: the row lands where it was, in bulk
+        untied.remove([3])
+        untied.add([TestRow(id: 3, key: 9)])
+        for (name, run) in [("remove, add", removedAndAdded), ("re-key, key back", rekeyedAndBack), ("untied", untied)] {
+            for fanout in [4, 128] {
+                let storage = Self.storage(rows, fanout: fanout)
+                var sequential = storage
+                sequential.apply(run)
+                let bulk = storage._editing(run).map { Array($0.storage.rows) } ?? Array(sequential.rows)
+                #expect(bulk == Array(sequential.rows), "\(name), fanout \(fanout)")
+                Self.expectMatchesSequential(storage, run, "\(name), fanout \(fanout)")
+            }
+        }
+    }
+
+    @Test("runs naming the same ids several times, with many ties, equal one-at-a-time calls", arguments: [4, 5])
+    func repeatedIDsWithTies(fanout: Int) {
+        for seed in UInt64(0)..<400 {
+            var rng = SplitMix64(seed: seed &+ 5_000)
+            let rows = (0..<rng.int(in: 2..<60)).map { TestRow(id: $0, key: rng.int(in: 0..<4)) }
+            var run = _EditRun<TestRow>()
+            for _ in 0..<rng.int(in: 1..<8) {
+                let row = rows[rng.int(in: 0..<rows.count)]
+                switch rng.int(in: 0..<4) {
+                case 0: run.remove([row.id])
+                case 1: run.add([row])  // put back as it was
+                case 2: run.add([TestRow(id: row.id, key: rng.int(in: 0..<4), payload: row.payload)])
+                default: run.add([TestRow(id: rows.count + rng.int(in: 0..<3), key: rng.int(in: 0..<4))])
+                }
+            }
+            Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, "fanout \(fanout) seed \(seed)")
+        }
+    }
+
     @Test("ids whose hashes collide are left to the one-at-a-time path or edited correctly")
     func collidingHashes() {
         for seed in UInt64(0)..<60 {

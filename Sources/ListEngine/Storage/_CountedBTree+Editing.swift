@@ -248,6 +248,8 @@ extension _CountedBTree {
     /// How many elements the current leaf takes before the next one starts.
     @usableFromInline var currentSize: Int
     @usableFromInline let capacity: Int
+    /// How many of `sizes` are `sizes[0]` (the rest are one smaller).
+    @usableFromInline let largeCount: Int
     /// The number of elements appended so far.
     @usableFromInline private(set) var count = 0
 
@@ -256,6 +258,8 @@ extension _CountedBTree {
         self.capacity = capacity
         sizes = total <= capacity ? [] : _CountedBTree<Element>._evenSizes(total: total, target: capacity, capacity: capacity)
         currentSize = sizes.count > 1 ? sizes[0] : .max
+        let sizes = sizes
+        largeCount = sizes.firstIndex { $0 != sizes[0] } ?? sizes.count
         current.reserveCapacity(capacity)
     }
 
@@ -273,12 +277,16 @@ extension _CountedBTree {
 
     /// The element appended `offset`-th.
     @inlinable subscript(offset: Int) -> Element {
-        var offset = offset
-        for leaf in filled {
-            if offset < leaf.count { return leaf[offset] }
-            offset -= leaf.count
+        guard let large = sizes.first, let small = sizes.last else { return current[offset] }
+        // `_evenSizes`: the first `largeCount` leaves hold `large`, the rest `small`.
+        let leaf: Int, slot: Int
+        if offset < largeCount * large {
+            (leaf, slot) = offset.quotientAndRemainder(dividingBy: large)
+        } else {
+            let (rest, remainder) = (offset - largeCount * large).quotientAndRemainder(dividingBy: small)
+            (leaf, slot) = (largeCount + rest, remainder)
         }
-        return current[offset]
+        return leaf < filled.count ? filled[leaf][slot] : current[slot]
     }
 
     /// Appends the leaves written to `fragments`, as new fragments.

@@ -80,9 +80,11 @@ extension _ListStorage {
     /// item and writes the new ones; the row pass removes the old items and inserts the
     /// new ones where they sort, recording old and new offsets as it goes.
     ///
-    /// The result equals one-at-a-time application when no new or changed item ties
-    /// with a row beside it; with a tie, where it goes depends on the order of the calls,
-    /// so the pass gives up (as it does when the comparator turns out inconsistent).
+    /// The result equals one-at-a-time application when no row that the calls place —
+    /// a new or changed item, or an item put back after an earlier call of the run
+    /// removed or changed it — ties with a row beside it; with a tie, where it goes
+    /// depends on the order of the calls, so the pass gives up (as it does when the
+    /// comparator turns out inconsistent).
     ///
     /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
@@ -110,6 +112,10 @@ extension _ListStorage {
     @usableFromInline var newItems: [Item?] = []
     /// Per owner, filled by the pass: the item stored before the calls.
     @usableFromInline var oldItems: [Item?] = []
+    /// Per owner: whether an earlier call of the run (one the last call overrides)
+    /// removed the id or gave it another item. Such an id is placed anew even when its
+    /// final item equals the stored one: one at a time, it left its place in between.
+    @usableFromInline var isRewritten: [Bool] = []
     /// For the edits of the current leaf: the slot of the id's entry, or the complement
     /// (`~slot`) of where an absent id goes.
     @usableFromInline var slots: [Int] = []
@@ -153,9 +159,11 @@ extension _ListStorage {
                 let id = callIDs[slots[candidate].index]
                 // Skip a call that a later call for the same id overrides.
                 if (candidate + 1 ..< end).contains(where: { callIDs[slots[$0].index] == id }) { continue }
+                let final = callItems[slots[candidate].index]
+                isRewritten.append((position ..< candidate).contains { callIDs[slots[$0].index] == id && callItems[slots[$0].index] != final })
                 hashes.append(slots[candidate].hash)
                 ids.append(id)
-                newItems.append(callItems[slots[candidate].index])
+                newItems.append(final)
             }
             position = end
         }
@@ -225,7 +233,8 @@ extension _ListStorage {
     @usableFromInline enum Kind: Int {
         /// Remove the old item.
         case remove
-        /// The item is unchanged: only record where it is.
+        /// The item is unchanged and no earlier call of the run named it differently:
+        /// it stays where it is; only record where that is.
         case find
         /// Insert the new item.
         case insert
@@ -264,13 +273,13 @@ extension _ListStorage {
         edits.reserveCapacity(ids.editCount * 2)
         for owner in 0 ..< ids.editCount {
             switch (ids.oldItems[owner], ids.newItems[owner]) {
-            case (let old?, let new?) where old == new:
+            case (let old?, let new?) where old == new && !ids.isRewritten[owner]:
                 edits.append(Edit(key: old, kind: .find, owner: owner))
             case (let old?, let new):
                 edits.append(Edit(key: old, kind: .remove, owner: owner))
                 if let new {
                     edits.append(Edit(key: new, kind: .insert, owner: owner))
-                    edited.isChanged[owner] = true
+                    edited.isChanged[owner] = old != new
                 }
             case (nil, let new?):
                 edits.append(Edit(key: new, kind: .insert, owner: owner))
