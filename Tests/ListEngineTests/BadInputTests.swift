@@ -61,12 +61,7 @@ import Testing
             if rng.chance(0.3) { _ = await source.flush() }
         }
         let rows = await source.flush()
-        #expect(rows.count == expected.count, "seed \(seed)")
-        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) }) == expected, "seed \(seed)")
-        #expect(recorder.replayedRows() == Array(rows), "seed \(seed)")
-        for batch in recorder.batches.dropFirst() {
-            expectInvariants(batch, context: "seed \(seed)")
-        }
+        Self.expect(rows, holdExactly: expected, replayedBy: recorder, context: "seed \(seed)")
         #if LIST_INTERNAL_CHECKS
         #expect(source._orderViolationCount > 0, "internal checks flag the unsorted rows")
         #else
@@ -96,11 +91,17 @@ import Testing
             _ = await source.flush()
         }
         let rows = await source.flush()
-        #expect(rows.count == expected.count, "seed \(seed)")
-        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) }) == expected, "seed \(seed)")
-        #expect(recorder.replayedRows() == Array(rows), "seed \(seed)")
+        Self.expect(rows, holdExactly: expected, replayedBy: recorder, context: "seed \(seed)")
+    }
+
+    /// Records an issue unless `rows` holds exactly the `expected` item for each id, the
+    /// recorder's batches replay to them, and every batch after the attach batch applies.
+    static func expect(_ rows: ListSnapshot<TestRow>, holdExactly expected: [Int: TestRow], replayedBy recorder: BatchRecorder<TestRow>, context: String) {
+        #expect(rows.count == expected.count, "\(context)")
+        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) }) == expected, "\(context)")
+        #expect(recorder.replayedRows() == Array(rows), "\(context)")
         for batch in recorder.batches.dropFirst() {
-            expectInvariants(batch, context: "seed \(seed)")
+            expectInvariants(batch, context: context)
         }
     }
 }

@@ -58,6 +58,33 @@ import Testing
         }
     }
 
+    /// Records an issue unless `batches` is the one batch the oracle expects (none for a
+    /// no-op), with the minimum number of moves, no untouched row moved, and the invariants
+    /// holding. Returns `false` when the number of batches is wrong.
+    @discardableResult
+    static func expect(_ batches: [ChangeBatch<TestRow>], toMatch expected: ListOracle<TestRow>.ExpectedBatch, context: String) -> Bool {
+        if expected.isEmpty {
+            #expect(batches.isEmpty, "no-op delivered a batch — \(context)")
+            return batches.isEmpty
+        }
+        guard batches.count == 1, let batch = batches.first else {
+            Issue.record("expected one batch, got \(batches.count) — \(context)")
+            return false
+        }
+        #expect(batch.deletions == expected.deletions, "\(context)")
+        #expect(batch.insertions == expected.insertions, "\(context)")
+        #expect(batch.reloads == expected.reloads, "\(context)")
+        #expect(batch.moves.count == expected.minimumMoves, "moves \(batch.moves) — \(context)")
+        #expect(batch.version == batch.old.version + 1, "\(context)")
+        if let movable = expected.movable {
+            for move in batch.moves {
+                #expect(movable.contains(batch.old[move.from].id), "untouched row moved — \(context)")
+            }
+        }
+        expectInvariants(batch, context: context)
+        return true
+    }
+
     @Test("each call's batch equals the oracle's, with the minimum number of moves")
     func batchesMatchOracle() async throws {
         for seed in 0..<Self.seedCount {
@@ -78,25 +105,7 @@ import Testing
                 let batches = recorder.take()
                 let context = "seed \(seed): \(log.joined(separator: "; "))"
                 #expect(Array(snapshot) == oracle.rows, "\(context)")
-                if expected.isEmpty {
-                    #expect(batches.isEmpty, "no-op delivered a batch — \(context)")
-                    continue
-                }
-                guard batches.count == 1, let batch = batches.first else {
-                    Issue.record("expected one batch, got \(batches.count) — \(context)")
-                    return
-                }
-                #expect(batch.deletions == expected.deletions, "\(context)")
-                #expect(batch.insertions == expected.insertions, "\(context)")
-                #expect(batch.reloads == expected.reloads, "\(context)")
-                #expect(batch.moves.count == expected.minimumMoves, "moves \(batch.moves) — \(context)")
-                #expect(batch.version == batch.old.version + 1, "\(context)")
-                if let movable = expected.movable {
-                    for move in batch.moves {
-                        #expect(movable.contains(batch.old[move.from].id), "untouched row moved — \(context)")
-                    }
-                }
-                expectInvariants(batch, context: context)
+                guard Self.expect(batches, toMatch: expected, context: context) else { return }
             }
         }
     }
@@ -143,24 +152,7 @@ import Testing
                 let batches = recorder.take()
                 let context = "seed \(seed) step \(step): \(call)"
                 #expect(Array(snapshot) == oracle.rows, "\(context)")
-                if expected.isEmpty {
-                    #expect(batches.isEmpty, "no-op delivered a batch — \(context)")
-                    continue
-                }
-                guard batches.count == 1, let batch = batches.first else {
-                    Issue.record("expected one batch, got \(batches.count) — \(context)")
-                    continue
-                }
-                #expect(batch.deletions == expected.deletions, "\(context)")
-                #expect(batch.insertions == expected.insertions, "\(context)")
-                #expect(batch.reloads == expected.reloads, "\(context)")
-                #expect(batch.moves.count == expected.minimumMoves, "moves \(batch.moves) — \(context)")
-                if let movable = expected.movable {
-                    for move in batch.moves {
-                        #expect(movable.contains(batch.old[move.from].id), "untouched row moved — \(context)")
-                    }
-                }
-                expectInvariants(batch, context: context)
+                Self.expect(batches, toMatch: expected, context: context)
             }
         }
     }

@@ -73,8 +73,9 @@ extension _CountedBTree {
             return nil
         }
         var result = _CountedBTree(fanout: fanout)
-        if !fragments.isEmpty {
-            var top = Self._stackBranches(on: fragments.map(\.node), fanout: fanout)
+        // Several nodes at the top get branches above them until one is left.
+        while fragments.count > 1 { fragments = Self._branches(holding: fragments, fanout: fanout) }
+        if var top = fragments.first?.node {
             // A root branch needs two children; shed levels with one.
             while !top.isLeaf && top.children.count == 1 { top = top.children[0] }
             result.root = top
