@@ -207,8 +207,8 @@ extension _CountedBTree {
     @inlinable static func _merged(_ left: _Fragment, _ right: _Fragment, fanout: _Fanout) -> [_Fragment] {
         if left.node.isLeaf {
             var writer = _LeafWriter<Element>(total: left.count + right.count, capacity: fanout.leaf)
-            for element in left.node.elements { writer.append(element) }
-            for element in right.node.elements { writer.append(element) }
+            writer.append(contentsOf: left.node.elements, left.node.elements.indices)
+            writer.append(contentsOf: right.node.elements, right.node.elements.indices)
             var leaves: [_Fragment] = []
             writer.finish(into: &leaves)
             return leaves
@@ -267,13 +267,29 @@ extension _CountedBTree {
     @inlinable mutating func append(_ element: Element) {
         current.append(element)
         count += 1
-        if current.count == currentSize {
-            filled.append(current)
-            current = []
-            current.reserveCapacity(capacity)
-            // The last leaf takes whatever is left.
-            currentSize = filled.count + 1 < sizes.count ? sizes[filled.count] : .max
+        if current.count == currentSize { _startNextLeaf() }
+    }
+
+    /// Appends `source[range]`, a block per leaf it spans rather than an append per
+    /// element.
+    @inlinable mutating func append(contentsOf source: [Element], _ range: Range<Int>) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let room = currentSize == .max ? range.upperBound - start : currentSize - current.count
+            let end = Swift.min(range.upperBound, start + room)
+            current._append(copiesOf: source, start ..< end)
+            count += end - start
+            start = end
+            if current.count == currentSize { _startNextLeaf() }
         }
+    }
+
+    @inlinable mutating func _startNextLeaf() {
+        filled.append(current)
+        current = []
+        current.reserveCapacity(capacity)
+        // The last leaf takes whatever is left.
+        currentSize = filled.count + 1 < sizes.count ? sizes[filled.count] : .max
     }
 
     /// The element appended `offset`-th.

@@ -96,13 +96,13 @@ extension _CountedBTree._Node {
         let half = children.count / 2
         var rightChildren: [_CountedBTree._Node] = []
         rightChildren.reserveCapacity(fanout.branch)
-        rightChildren.append(contentsOf: children[half...])
+        rightChildren._append(copiesOf: children, half ..< children.count)
         var rightCounts: [Int] = []
         rightCounts.reserveCapacity(fanout.branch)
-        rightCounts.append(contentsOf: childCounts[half...])
+        rightCounts._append(copiesOf: childCounts, half ..< childCounts.count)
         var rightFirsts: [Element] = []
         rightFirsts.reserveCapacity(fanout.branch)
-        rightFirsts.append(contentsOf: childFirsts[half...])
+        rightFirsts._append(copiesOf: childFirsts, half ..< childFirsts.count)
         let rightCount = rightCounts.reduce(0, +)
         children.removeSubrange(half...)
         childCounts.removeSubrange(half...)
@@ -122,7 +122,7 @@ extension _CountedBTree._Node {
         let half = elements.count / 2
         var right: [Element] = []
         right.reserveCapacity(capacity)
-        right.append(contentsOf: elements[half...])
+        right._append(copiesOf: elements, half ..< elements.count)
         elements.removeSubrange(half...)
         if position <= half {
             elements.insert(element, at: position)
@@ -192,11 +192,11 @@ extension _CountedBTree._Node {
     /// Appends the items of `other`, a node at the same level, to this node.
     @inlinable func append(contentsOf other: _CountedBTree._Node) {
         if isLeaf {
-            elements.append(contentsOf: other.elements)
+            elements._append(copiesOf: other.elements, other.elements.indices)
         } else {
-            children.append(contentsOf: other.children)
-            childCounts.append(contentsOf: other.childCounts)
-            childFirsts.append(contentsOf: other.childFirsts)
+            children._append(copiesOf: other.children, other.children.indices)
+            childCounts._append(copiesOf: other.childCounts, other.childCounts.indices)
+            childFirsts._append(copiesOf: other.childFirsts, other.childFirsts.indices)
         }
         count += other.count
     }
@@ -226,13 +226,13 @@ extension _CountedBTree._Node {
     @inlinable func movePrefix(_ k: Int, toEndOf other: _CountedBTree._Node) {
         let moved: Int
         if isLeaf {
-            other.elements.append(contentsOf: elements[..<k])
+            other.elements._append(copiesOf: elements, 0 ..< k)
             elements.removeFirst(k)
             moved = k
         } else {
-            other.children.append(contentsOf: children[..<k])
-            other.childCounts.append(contentsOf: childCounts[..<k])
-            other.childFirsts.append(contentsOf: childFirsts[..<k])
+            other.children._append(copiesOf: children, 0 ..< k)
+            other.childCounts._append(copiesOf: childCounts, 0 ..< k)
+            other.childFirsts._append(copiesOf: childFirsts, 0 ..< k)
             moved = childCounts[..<k].reduce(0, +)
             children.removeFirst(k)
             childCounts.removeFirst(k)

@@ -365,7 +365,7 @@ extension _CountedBTree {
             guard !array.isEmpty else { return [] }
             var copy: [Value] = []
             copy.reserveCapacity(array.capacity)
-            copy.append(contentsOf: array)
+            copy._append(copiesOf: array, array.indices)
             return copy
         }
 

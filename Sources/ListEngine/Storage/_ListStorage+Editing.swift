@@ -90,9 +90,24 @@ extension _ListStorage {
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
     @inlinable func _editing(_ run: _EditRun<Item>) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, run.count > 0 else { return nil }
-        var idEdits = _IDEditor<Item>(run)
-        guard let newIDs = ids.entries._editing(with: &idEdits) else { return nil }
-        var rowEdits = _RowEditor(owners: idEdits, comparator: areInIncreasingOrder)
+        let calls = _IDEditor<Item>(run)
+        // The id pass, and beside it the sort of the items to place.
+        let idPass = LockedState<(ids: _CountedBTree<_IDEntry<Item>>?, editor: _IDEditor<Item>)?>(nil)
+        let insertions = LockedState<[_RowEditor<Item>.Edit]>([])
+        let entries = ids.entries, comparator = areInIncreasingOrder
+        _forEachConcurrently(calls.editCount >= _parallelEditThreshold ? 2 : 1) { part in
+            if part == 0 {
+                var editor = calls
+                let edited = entries._editing(with: &editor)
+                idPass.withLock { $0 = (edited, editor) }
+            }
+            if part == 1 || calls.editCount < _parallelEditThreshold {
+                let sorted = _RowEditor<Item>.sortedInsertions(of: calls, comparator: comparator)
+                insertions.withLock { $0 = sorted }
+            }
+        }
+        guard let (edited, idEdits) = idPass.withLock({ $0 }), let newIDs = edited else { return nil }
+        var rowEdits = _RowEditor(owners: idEdits, sortedInsertions: insertions.withLock { $0 }, comparator: comparator)
         guard let newRows = rows._editing(with: &rowEdits) else { return nil }
         var index = _IDIndex<Item>()
         index.entries = newIDs
@@ -104,7 +119,7 @@ extension _ListStorage {
 
 /// The id-index side of ``_ListStorage/_editing(_:)``: the last call for each named id,
 /// sorted by hash, applied to the index's entries.
-@usableFromInline struct _IDEditor<Item: Hashable & DataSourceComparable>: _TreeEditor {
+@usableFromInline struct _IDEditor<Item: Hashable & DataSourceComparable>: _TreeEditor, Sendable {
     /// Per owner, by ascending hash: the id's hash, the id, and its item after the
     /// calls (`nil` when removed).
     @usableFromInline var hashes: [Int] = []
@@ -210,17 +225,12 @@ extension _ListStorage {
         var cursor = 0
         for (edit, slot) in zip(edits, slots) {
             let isFound = slot >= 0, position = isFound ? slot : ~slot
-            while cursor < position {
-                output.append(leaf[cursor])
-                cursor += 1
-            }
+            output.append(contentsOf: leaf, cursor ..< position)
+            cursor = position
             if isFound { cursor += 1 }
             if let item = newItems[edit] { output.append(_IDEntry(hash: hashes[edit], item: item)) }
         }
-        while cursor < leaf.count {
-            output.append(leaf[cursor])
-            cursor += 1
-        }
+        output.append(contentsOf: leaf, cursor ..< leaf.count)
         return true
     }
 
@@ -230,7 +240,7 @@ extension _ListStorage {
 /// The row side of ``_ListStorage/_editing(_:)``: removes each owner's old item, inserts
 /// its new one, and records both offsets.
 @usableFromInline struct _RowEditor<Item: Hashable & DataSourceComparable>: _TreeEditor {
-    @usableFromInline enum Kind: Int {
+    @usableFromInline enum Kind: Int, Sendable {
         /// Remove the old item.
         case remove
         /// The item is unchanged and no earlier call of the run named it differently:
@@ -241,7 +251,7 @@ extension _ListStorage {
     }
 
     /// One edit: the item, what to do with it, and whose it is.
-    @usableFromInline struct Edit {
+    @usableFromInline struct Edit: Sendable {
         @usableFromInline var key: Item
         @usableFromInline var kind: Kind
         @usableFromInline var owner: Int
@@ -267,35 +277,67 @@ extension _ListStorage {
     /// Where the current leaf's inserted items went (kept to reuse its storage).
     @usableFromInline var inserted: [Int] = []
 
-    @inlinable init(owners ids: _IDEditor<Item>, comparator: @escaping _ListStorage<Item>.Comparator) {
+    /// Every item the calls place, as insert edits sorted stably by row order: the
+    /// owners' new items, found from the calls alone, so that they can be sorted while
+    /// the id pass runs. The id pass then tells which of them stay where they are.
+    @inlinable static func sortedInsertions(of ids: _IDEditor<Item>, comparator: _ListStorage<Item>.Comparator) -> [Edit] {
+        var insertions: [Edit] = []
+        insertions.reserveCapacity(ids.editCount)
+        for owner in 0 ..< ids.editCount {
+            if let new = ids.newItems[owner] { insertions.append(Edit(key: new, kind: .insert, owner: owner)) }
+        }
+        // The edits themselves are sorted, not their indices: reading keys through
+        // indices costs more than moving the edits.
+        insertions.sort { comparator($0.key, $1.key) }
+        return insertions
+    }
+
+    /// The editor for the owners of `ids` after the id pass, given their new items
+    /// sorted by ``sortedInsertions(of:comparator:)``.
+    @inlinable init(owners ids: _IDEditor<Item>, sortedInsertions: [Edit], comparator: @escaping _ListStorage<Item>.Comparator) {
         areInIncreasingOrder = comparator
         edited = _EditedRows(owners: ids.editCount)
-        edits.reserveCapacity(ids.editCount * 2)
+        var stored: [Edit] = []  // removals and finds
+        stored.reserveCapacity(ids.editCount)
+        var isPlaced = [Bool](repeating: false, count: ids.editCount)
         for owner in 0 ..< ids.editCount {
             switch (ids.oldItems[owner], ids.newItems[owner]) {
             case (let old?, let new?) where old == new && !ids.isRewritten[owner]:
-                edits.append(Edit(key: old, kind: .find, owner: owner))
+                stored.append(Edit(key: old, kind: .find, owner: owner))
             case (let old?, let new):
-                edits.append(Edit(key: old, kind: .remove, owner: owner))
+                stored.append(Edit(key: old, kind: .remove, owner: owner))
                 if let new {
-                    edits.append(Edit(key: new, kind: .insert, owner: owner))
+                    isPlaced[owner] = true
                     edited.isChanged[owner] = old != new
                 }
-            case (nil, let new?):
-                edits.append(Edit(key: new, kind: .insert, owner: owner))
+            case (nil, .some):
+                isPlaced[owner] = true
             case (nil, nil):
                 break
             }
         }
-        // Row order; among ties, old items before new ones, so that an item re-keyed to
-        // a tie with itself finds its old row before passing it. The edits themselves
-        // are sorted, not their indices: reading keys through indices costs more than
-        // moving the edits.
-        edits.sort {
+        stored.sort {
             if comparator($0.key, $1.key) { return true }
             if comparator($1.key, $0.key) { return false }
             return $0.kind.rawValue < $1.kind.rawValue
         }
+        // Row order; among ties, old items before new ones, so that an item re-keyed to
+        // a tie with itself finds its old row before passing it; otherwise call order.
+        edits.reserveCapacity(stored.count + sortedInsertions.count)
+        var next = 0
+        for insertion in sortedInsertions where isPlaced[insertion.owner] {
+            while next < stored.count && !comparator(insertion.key, stored[next].key) {
+                edits.append(stored[next])
+                next += 1
+            }
+            edits.append(insertion)
+        }
+        edits._append(copiesOf: stored, next ..< stored.count)
+    }
+
+    /// The editor for the owners of `ids` after the id pass.
+    @inlinable init(owners ids: _IDEditor<Item>, comparator: @escaping _ListStorage<Item>.Comparator) {
+        self.init(owners: ids, sortedInsertions: Self.sortedInsertions(of: ids, comparator: comparator), comparator: comparator)
     }
 
     @inlinable var editCount: Int { edits.count }
@@ -325,10 +367,8 @@ extension _ListStorage {
             if kind == .insert {
                 // The upper bound among the rows left: after every row that does not sort after it.
                 let slot = _CountedBTree<Item>._partitioningIndex(of: leaf, from: cursor) { less(key, $0) }
-                while cursor < slot {
-                    output.append(leaf[cursor])
-                    cursor += 1
-                }
+                output.append(contentsOf: leaf, cursor ..< slot)
+                cursor = slot
                 edited.newOffsets[owner] = newOffset + output.count
                 edited.newOrder.append(owner)
                 inserted.append(output.count)
@@ -342,10 +382,8 @@ extension _ListStorage {
                 slot += 1
             }
             guard slot < leaf.count else { return false }
-            while cursor < slot {
-                output.append(leaf[cursor])
-                cursor += 1
-            }
+            output.append(contentsOf: leaf, cursor ..< slot)
+            cursor = slot
             cursor += 1
             edited.oldOffsets[owner] = oldOffset + slot
             edited.oldOrder.append(owner)
@@ -355,10 +393,7 @@ extension _ListStorage {
                 output.append(key)
             }
         }
-        while cursor < leaf.count {
-            output.append(leaf[cursor])
-            cursor += 1
-        }
+        output.append(contentsOf: leaf, cursor ..< leaf.count)
         return _checkTiesAroundInserted(in: output)
     }
 
@@ -400,6 +435,10 @@ extension _ListStorage {
         return true
     }
 }
+
+/// Bulk edits naming at least this many ids sort the items to place on a second thread
+/// while the id pass runs.
+@usableFromInline let _parallelEditThreshold = 2_048
 
 /// Runs of `add` and `remove` calls naming at least this many rows are applied in bulk
 /// (when they name fewer than an eighth of the rows; beyond that, whole-list merges and
