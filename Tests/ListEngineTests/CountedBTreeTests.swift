@@ -390,4 +390,37 @@ struct CountedBTreeTests {
             #expect(Array(IteratorSequence(tree.elements(from: start))) == Array(source[start...]), "start \(start)")
         }
     }
+
+    @Test("Appending a range copies each element once, trivial or not, and takes one reference to each")
+    func appendingCopies() {
+        final class Box {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        var copies: [Box] = []
+        weak var probe: Box?
+        do {
+            let source = (0 ..< 300).map(Box.init)
+            probe = source[150]
+            copies._append(copiesOf: source, 100 ..< 250)
+            copies._append(copiesOf: source, 0 ..< 0)
+            copies._append(copiesOf: source, 299 ..< 300)
+            #expect(copies.map(\.value) == Array(100 ..< 250) + [299])
+            #expect(copies.indices.dropLast().allSatisfy { copies[$0] === source[100 + $0] })
+        }
+        // The source is gone: each copied element is held by the copy alone.
+        #expect(probe != nil)
+        #expect(isKnownUniquelyReferenced(&copies[50]))
+        copies.removeAll()
+        #expect(probe == nil)
+
+        var numbers = [-1]
+        numbers._append(copiesOf: Array(0 ..< 1_000), 10 ..< 990)
+        #expect(numbers == [-1] + Array(10 ..< 990))
+        var strings: [String] = []
+        let long = (0 ..< 40).map { "a string long enough to live on the heap, number \($0)" }
+        strings._append(copiesOf: long, 5 ..< 40)
+        #expect(strings == Array(long[5...]))
+    }
 }
+
