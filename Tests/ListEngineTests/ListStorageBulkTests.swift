@@ -108,4 +108,16 @@ import Testing
             Self.expectIndexed(storage, context)
         }
     }
+
+    @Test("sorting slots by hash keeps the order of equal hashes, in the standard and the radix sort", arguments: [1_000, 4_096, 4_097, 50_000])
+    func sortByHashIsStable(count: Int) {
+        var rng = SplitMix64(seed: UInt64(count))
+        // Few distinct hashes, negative and positive, so that most slots tie.
+        let hashes = (0 ..< 40).map { _ in Int(bitPattern: UInt(rng.next())) }
+        var slots = (0 ..< count).map { _HashSlot(hash: hashes[rng.int(in: 0 ..< hashes.count)], index: $0) }
+        let expected = slots.map { ($0.hash, $0.index) }.sorted { $0 < $1 }
+        _sortByHash(&slots)
+        #expect(slots.map { ($0.hash, $0.index) }.elementsEqual(expected) { $0 == $1 })
+    }
 }
+

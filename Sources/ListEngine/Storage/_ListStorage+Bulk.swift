@@ -215,11 +215,11 @@ extension _ListStorage {
     }
 }
 
-/// Sorts slots by hash (in `Int` order; the order among equal hashes is unspecified).
+/// Sorts slots by hash, in `Int` order; slots with equal hashes keep their order.
 ///
 /// A least-significant-digit radix sort, four passes of 16 bits: O(*n*) with small
 /// constants, where a comparison sort of a million slots takes twenty passes' worth of
-/// comparisons. Small inputs use the standard sort.
+/// comparisons. Small inputs use the standard sort. Both are stable.
 @inlinable func _sortByHash(_ slots: inout [_HashSlot]) {
     let count = slots.count
     guard count > 4_096 else {

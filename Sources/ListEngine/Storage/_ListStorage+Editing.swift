@@ -95,13 +95,14 @@ extension _ListStorage {
         let idPass = LockedState<(ids: _CountedBTree<_IDEntry<Item>>?, editor: _IDEditor<Item>)?>(nil)
         let insertions = LockedState<[_RowEditor<Item>.Edit]>([])
         let entries = ids.entries, comparator = areInIncreasingOrder
-        _forEachConcurrently(calls.editCount >= _parallelEditThreshold ? 2 : 1) { part in
+        let onTwoThreads = calls.editCount >= _parallelEditThreshold
+        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
             if part == 0 {
                 var editor = calls
                 let edited = entries._editing(with: &editor)
                 idPass.withLock { $0 = (edited, editor) }
             }
-            if part == 1 || calls.editCount < _parallelEditThreshold {
+            if part == 1 || !onTwoThreads {
                 let sorted = _RowEditor<Item>.sortedInsertions(of: calls, comparator: comparator)
                 insertions.withLock { $0 = sorted }
             }
@@ -158,11 +159,7 @@ extension _ListStorage {
         slots.reserveCapacity(callIDs.count)
         for index in callIDs.indices { slots.append(_HashSlot(hash: callIDs[index].hashValue, index: index)) }
         // Equal hashes keep call order, so the last call for an id comes last in its run.
-        if slots.count > 4_096 {
-            _sortByHash(&slots)  // a stable radix sort
-        } else {
-            slots.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
-        }
+        _sortByHash(&slots)
         hashes.reserveCapacity(slots.count)
         ids.reserveCapacity(slots.count)
         newItems.reserveCapacity(slots.count)
@@ -333,11 +330,6 @@ extension _ListStorage {
             edits.append(insertion)
         }
         edits._append(copiesOf: stored, next ..< stored.count)
-    }
-
-    /// The editor for the owners of `ids` after the id pass.
-    @inlinable init(owners ids: _IDEditor<Item>, comparator: @escaping _ListStorage<Item>.Comparator) {
-        self.init(owners: ids, sortedInsertions: Self.sortedInsertions(of: ids, comparator: comparator), comparator: comparator)
     }
 
     @inlinable var editCount: Int { edits.count }
