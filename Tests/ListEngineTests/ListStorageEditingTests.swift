@@ -45,7 +45,18 @@ import Testing
     static func expectMatchesSequential(_ storage: _ListStorage<TestRow>, _ run: _EditRun<TestRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         var sequential = storage
         sequential.apply(run)
-        guard let (edited, records) = storage._editing(run) else { return false }
+        let whole = storage._editing(run, concurrentFrom: .max)
+        // Cut in two halves on two threads, as large runs are, the passes give the same.
+        let cut = storage._editing(run, concurrentFrom: 1)
+        #expect((whole == nil) == (cut == nil), "cut pass gave up: \(cut == nil) — \(context)", sourceLocation: sourceLocation)
+        guard let (edited, records) = whole else { return false }
+        if let (cutStorage, cutRecords) = cut {
+            #expect(Array(cutStorage.rows) == Array(edited.rows), "cut pass rows — \(context)", sourceLocation: sourceLocation)
+            #expect(cutStorage.ids.entries.map(\.item) == edited.ids.entries.map(\.item), "cut pass ids — \(context)", sourceLocation: sourceLocation)
+            #expect(cutRecords == records, "cut pass records — \(context)", sourceLocation: sourceLocation)
+            expectWellFormed(cutStorage.rows, "cut pass, \(context)", sourceLocation: sourceLocation)
+            expectWellFormed(cutStorage.ids.entries, "cut pass, \(context)", sourceLocation: sourceLocation)
+        }
         let rows = Array(edited.rows)
         #expect(rows == Array(sequential.rows), "rows — \(context)", sourceLocation: sourceLocation)
         #expect(edited.ids.count == rows.count, "id count — \(context)", sourceLocation: sourceLocation)
@@ -229,6 +240,55 @@ import Testing
             let taken = Self.expectMatchesSequential(Self.storage(rows, fanout: fanout), run, context)
             #expect(taken == (seed % 2 == 0), "bulk path taken: \(taken) — \(context)")
         }
+    }
+
+    @Test("a pass cut in two finds a tie across the cut, and gives up exactly when the whole pass does")
+    func tieAcrossTheCut() {
+        // For each node boundary of the level the row pass is cut at, a run adds rows
+        // spread around it so that the cut falls there, removes the row just after it and
+        // adds a new row with that row's key. The new row is then the first row of the
+        // later half; whether it ties with the last row of the earlier half (in the list
+        // of tied pairs) or not (distinct keys) is seen only when the halves are joined.
+        var seams = (tied: 0, untied: 0)
+        for isPaired in [false, true] {
+            let rows = (0..<1_200).map { TestRow(id: $0, key: isPaired ? ($0 + 1) / 2 * 10 : $0 * 10) }
+            let storage = Self.storage(rows, fanout: 4)
+            func cut(of run: _EditRun<TestRow>) -> _CountedBTree<TestRow>._Cut? {
+                var ids = _IDEditor<TestRow>(run)
+                _ = storage.ids.entries._editing(with: &ids)
+                let insertions = _RowEditor.sortedInsertions(of: ids, comparator: { $0 < $1 })
+                return storage.rows._cut(for: _RowEditor(owners: ids, sortedInsertions: insertions, comparator: { $0 < $1 }))
+            }
+            // New rows around `middle`, none tied with a row or with each other.
+            func spread(around middle: Int) -> [TestRow] {
+                stride(from: max(0, 2 * middle - rows.count), to: min(rows.count, 2 * middle), by: 3).map {
+                    TestRow(id: 10_000 + $0, key: rows[$0].key + 1 + $0 % 2)
+                }
+            }
+            var probe = _EditRun<TestRow>()
+            probe.add(spread(around: rows.count / 2))
+            guard let level = cut(of: probe)?.level else {
+                Issue.record("no cut for a run of \(probe.count) edits")
+                return
+            }
+            var boundary = 0
+            for count in level.counts.dropLast() {
+                boundary += count
+                guard boundary > 200 && boundary < 1_000 else { continue }
+                var run = _EditRun<TestRow>()
+                run.add(spread(around: boundary))
+                run.remove([rows[boundary].id])
+                run.add([TestRow(id: 20_000, key: rows[boundary].key)])
+                guard cut(of: run)?.offset == boundary else { continue }
+                let tied = rows[boundary - 1].key == rows[boundary].key
+                if tied { seams.tied += 1 } else { seams.untied += 1 }
+                let context = "paired: \(isPaired), cut at \(boundary)"
+                let taken = Self.expectMatchesSequential(storage, run, context)
+                let tiesAnyRow = rows.contains { $0.id != rows[boundary].id && $0.key == rows[boundary].key }
+                #expect(taken == !tiesAnyRow, "bulk path taken: \(taken), tie across the cut: \(tied) — \(context)")
+            }
+        }
+        #expect(seams.tied >= 1 && seams.untied >= 1, "cuts where planned: \(seams)")
     }
 
     @Test("an unchanged item put back after an earlier call of the run goes where one-at-a-time calls put it")

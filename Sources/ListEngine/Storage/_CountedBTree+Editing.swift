@@ -36,6 +36,22 @@
     /// Called, in order with ``apply(_:to:oldOffset:newOffset:into:)``, for each subtree
     /// that the pass keeps unchanged.
     mutating func keep(_ subtree: _CountedBTree<Element>._Node) -> Bool
+
+    /// Prepares a copy of the editor to apply the later part of a pass cut in two (see
+    /// ``_CountedBTree/_editingConcurrently(with:from:alongside:)``): the copy starts in the
+    /// middle of the tree without seeing what the earlier part writes.
+    mutating func beginLaterPart()
+
+    /// Takes over what `later`, a copy prepared by ``beginLaterPart()``, found while it
+    /// applied `laterEdits` (the edits after this editor's) to the rest of the tree.
+    /// Returns `false` to abandon the pass.
+    ///
+    /// - Parameters:
+    ///   - emittedBefore: how many elements this editor's part wrote: the new position
+    ///     of the first element the later part wrote.
+    ///   - lastBefore: the last element this editor's part wrote, if any.
+    ///   - firstAfter: the first element the later part wrote, if any.
+    mutating func join(_ later: Self, laterEdits: Range<Int>, emittedBefore: Int, lastBefore: Element?, firstAfter: Element?) -> Bool
 }
 
 extension _CountedBTree {
@@ -72,9 +88,16 @@ extension _CountedBTree {
         guard Self._edit(root, 0 ..< editor.editCount, oldOffset: 0, emitted: &emitted, editor: &editor, fanout: fanout, into: &fragments) else {
             return nil
         }
+        return Self._tree(stacking: fragments, fanout: fanout)
+    }
+
+    /// The tree whose top level is `fragments` (nodes of one height, in order, each at
+    /// least half full unless there is only one).
+    @inlinable static func _tree(stacking fragments: [_Fragment], fanout: _Fanout) -> _CountedBTree {
+        var fragments = fragments
         var result = _CountedBTree(fanout: fanout)
         // Several nodes at the top get branches above them until one is left.
-        while fragments.count > 1 { fragments = Self._branches(holding: fragments, fanout: fanout) }
+        while fragments.count > 1 { fragments = _branches(holding: fragments, fanout: fanout) }
         if var top = fragments.first?.node {
             // A root branch needs two children; shed levels with one.
             while !top.isLeaf && top.children.count == 1 { top = top.children[0] }
@@ -101,15 +124,43 @@ extension _CountedBTree {
             writer.finish(into: &fragments)
             return true
         }
-        let width = node.children.count
         var built: [_Fragment] = []
-        built.reserveCapacity(width + 2)
-        var edit = edits.lowerBound, slot = 0, offset = oldOffset
+        built.reserveCapacity(node.children.count + 2)
+        let children = _Siblings(nodes: node.children, counts: node.childCounts, firsts: node.childFirsts)
+        guard _edit(children, node.children.indices, edits, oldOffset: oldOffset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
+            return false
+        }
+        fragments.append(contentsOf: _branches(holding: _normalized(built, fanout: fanout), fanout: fanout))
+        return true
+    }
+
+    /// Nodes of one height that sit side by side in the tree, with their counts and
+    /// first elements: the children of a branch, or a whole level of the tree.
+    @usableFromInline struct _Siblings {
+        @usableFromInline var nodes: [_Node]
+        @usableFromInline var counts: [Int]
+        @usableFromInline var firsts: [Element]
+
+        @inlinable init(nodes: [_Node], counts: [Int], firsts: [Element]) {
+            self.nodes = nodes
+            self.counts = counts
+            self.firsts = firsts
+        }
+    }
+
+    /// Appends to `built` the nodes that replace `siblings[slots]` once `edits` are
+    /// applied to them, each edit going into the node ``_route(_:before:in:slots:editor:)``
+    /// picks. Returns `false` when the editor gave up.
+    @inlinable static func _edit<Editor: _TreeEditor>(
+        _ siblings: _Siblings, _ slots: Range<Int>, _ edits: Range<Int>, oldOffset: Int, emitted: inout Int, editor: inout Editor,
+        fanout: _Fanout, into built: inout [_Fragment]
+    ) -> Bool where Editor.Element == Element {
+        var edit = edits.lowerBound, slot = slots.lowerBound, offset = oldOffset
         func keep(upTo end: Int) -> Bool {
             while slot < end {
-                guard editor.keep(node.children[slot]) else { return false }
-                let count = node.childCounts[slot]
-                built.append(_Fragment(node: node.children[slot], count: count, first: node.childFirsts[slot], isNew: false))
+                guard editor.keep(siblings.nodes[slot]) else { return false }
+                let count = siblings.counts[slot]
+                built.append(_Fragment(node: siblings.nodes[slot], count: count, first: siblings.firsts[slot], isNew: false))
                 emitted += count
                 offset += count
                 slot += 1
@@ -117,32 +168,30 @@ extension _CountedBTree {
             return true
         }
         while edit < edits.upperBound {
-            let (target, end) = _route(edit, before: edits.upperBound, in: node, from: slot, editor: editor)
+            let (target, end) = _route(edit, before: edits.upperBound, in: siblings, slots: slot ..< slots.upperBound, editor: editor)
             guard keep(upTo: target),
-                  _edit(node.children[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
+                  _edit(siblings.nodes[target], edit ..< end, oldOffset: offset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
                 return false
             }
-            offset += node.childCounts[target]
+            offset += siblings.counts[target]
             slot = target + 1
             edit = end
         }
-        guard keep(upTo: width) else { return false }
-        fragments.append(contentsOf: _branches(holding: _normalized(built, fanout: fanout), fanout: fanout))
-        return true
+        return keep(upTo: slots.upperBound)
     }
 
-    /// The child of `node` (from `slot` on) that edit `edit` goes into, and the end of
-    /// the edits (up to `limit`) that go into it with `edit`.
+    /// The node among `siblings[slots]` that edit `edit` goes into, and the end of the
+    /// edits (up to `limit`) that go into it with `edit`.
     ///
-    /// An edit goes into the last child that starts at or before it (the first child,
-    /// when it comes before every element). At least one edit goes into the child.
+    /// An edit goes into the last node that starts at or before it (the first node,
+    /// when it comes before every element). At least one edit goes into the node.
     @inlinable static func _route<Editor: _TreeEditor>(
-        _ edit: Int, before limit: Int, in node: _Node, from slot: Int, editor: Editor
+        _ edit: Int, before limit: Int, in siblings: _Siblings, slots: Range<Int>, editor: Editor
     ) -> (target: Int, end: Int) where Editor.Element == Element {
-        let next = _partitioningIndex(of: node.childFirsts, from: slot + 1) { !editor.edit(edit, belongsAtOrAfter: $0) }
-        let target = Swift.max(slot, next - 1)
-        guard target + 1 < node.children.count else { return (target, limit) }
-        let boundary = node.childFirsts[target + 1]
+        let next = _partitioningIndex(of: siblings.firsts, in: slots.lowerBound + 1 ..< slots.upperBound) { !editor.edit(edit, belongsAtOrAfter: $0) }
+        let target = Swift.max(slots.lowerBound, next - 1)
+        guard target + 1 < slots.upperBound else { return (target, limit) }
+        let boundary = siblings.firsts[target + 1]
         var low = edit + 1, high = limit
         while low < high {
             let middle = low + (high - low) / 2
@@ -235,6 +284,10 @@ extension _CountedBTree {
         return node.elements[node.elements.count - 1]
     }
 }
+
+extension _CountedBTree._Siblings: Sendable where Element: Sendable {}
+
+extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
 
 /// Writes the elements of one rebuilt leaf straight into the leaves that will hold them:
 /// one leaf when they fit, otherwise as many even leaves of at least half capacity as it

@@ -224,7 +224,13 @@
     /// The first index from `low` on whose element belongs in the second partition, or
     /// `elements.count`: a binary search of one node's array.
     @inlinable static func _partitioningIndex(of elements: [Element], from low: Int, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
-        var low = low, high = elements.count
+        try _partitioningIndex(of: elements, in: low ..< elements.count, where: belongsInSecondPartition)
+    }
+
+    /// The first index in `range` whose element belongs in the second partition, or
+    /// `range.upperBound`.
+    @inlinable static func _partitioningIndex(of elements: [Element], in range: Range<Int>, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        var low = range.lowerBound, high = range.upperBound
         while low < high {
             let middle = low + (high - low) / 2
             if try belongsInSecondPartition(elements[middle]) {

@@ -28,7 +28,7 @@
 /// ``ChangeBatch`` is computed from it without searching either snapshot.
 ///
 /// Rows are numbered by *owner*: one number per distinct id named by the calls.
-@usableFromInline struct _EditedRows: Sendable {
+@usableFromInline struct _EditedRows: Sendable, Equatable {
     /// Each owner's offset in the old rows, or -1 when its id was not there.
     @usableFromInline var oldOffsets: [Int]
     /// Each owner's offset in the new rows, or -1 when its id is not there.
@@ -86,30 +86,30 @@ extension _ListStorage {
     /// depends on the order of the calls, so the pass gives up (as it does when the
     /// comparator turns out inconsistent).
     ///
+    /// From `concurrentFrom` named ids on, each pass is cut in two halves that run on
+    /// two threads, with the same result.
+    ///
     /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
-    @inlinable func _editing(_ run: _EditRun<Item>) -> (storage: _ListStorage, edited: _EditedRows)? {
+    @inlinable func _editing(_ run: _EditRun<Item>, concurrentFrom threshold: Int = _parallelEditThreshold) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, run.count > 0 else { return nil }
         let calls = _IDEditor<Item>(run)
-        // The id pass, and beside it the sort of the items to place.
-        let idPass = LockedState<(ids: _CountedBTree<_IDEntry<Item>>?, editor: _IDEditor<Item>)?>(nil)
+        let comparator = areInIncreasingOrder
+        // The items to place are known from the calls alone: they are sorted while the
+        // id pass runs.
         let insertions = LockedState<[_RowEditor<Item>.Edit]>([])
-        let entries = ids.entries, comparator = areInIncreasingOrder
-        let onTwoThreads = calls.editCount >= _parallelEditThreshold
-        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
-            if part == 0 {
-                var editor = calls
-                let edited = entries._editing(with: &editor)
-                idPass.withLock { $0 = (edited, editor) }
-            }
-            if part == 1 || !onTwoThreads {
-                let sorted = _RowEditor<Item>.sortedInsertions(of: calls, comparator: comparator)
-                insertions.withLock { $0 = sorted }
-            }
+        let sortInsertions: @Sendable () -> Void = {
+            let sorted = _RowEditor<Item>.sortedInsertions(of: calls, comparator: comparator)
+            insertions.withLock { $0 = sorted }
         }
-        guard let (edited, idEdits) = idPass.withLock({ $0 }), let newIDs = edited else { return nil }
+        var idEdits = calls
+        let onTwoThreads = calls.editCount >= threshold
+        guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold, alongside: onTwoThreads ? sortInsertions : nil) else {
+            return nil
+        }
+        if !onTwoThreads { sortInsertions() }
         var rowEdits = _RowEditor(owners: idEdits, sortedInsertions: insertions.withLock { $0 }, comparator: comparator)
-        guard let newRows = rows._editing(with: &rowEdits) else { return nil }
+        guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
         var index = _IDIndex<Item>()
         index.entries = newIDs
         let storage = _ListStorage(rows: newRows, ids: index, comparator: areInIncreasingOrder)
@@ -232,11 +232,20 @@ extension _ListStorage {
     }
 
     @inlinable mutating func keep(_ subtree: _CountedBTree<_IDEntry<Item>>._Node) -> Bool { true }
+
+    @inlinable mutating func beginLaterPart() {}
+
+    @inlinable mutating func join(
+        _ later: _IDEditor, laterEdits: Range<Int>, emittedBefore: Int, lastBefore: _IDEntry<Item>?, firstAfter: _IDEntry<Item>?
+    ) -> Bool {
+        for edit in laterEdits { oldItems[edit] = later.oldItems[edit] }
+        return true
+    }
 }
 
 /// The row side of ``_ListStorage/_editing(_:)``: removes each owner's old item, inserts
 /// its new one, and records both offsets.
-@usableFromInline struct _RowEditor<Item: Hashable & DataSourceComparable>: _TreeEditor {
+@usableFromInline struct _RowEditor<Item: Hashable & DataSourceComparable>: _TreeEditor, Sendable {
     @usableFromInline enum Kind: Int, Sendable {
         /// Remove the old item.
         case remove
@@ -273,6 +282,12 @@ extension _ListStorage {
     @usableFromInline var pendingSuccessorCheck: Item? = nil
     /// Where the current leaf's inserted items went (kept to reuse its storage).
     @usableFromInline var inserted: [Int] = []
+    /// Whether this editor applies the later part of a pass cut in two, which starts
+    /// without knowing the row written before it.
+    @usableFromInline var isLaterPart = false
+    /// In the later part: an inserted item written before any other row, which must
+    /// sort after the last row of the earlier part.
+    @usableFromInline var placedFirst: Item? = nil
 
     /// Every item the calls place, as insert edits sorted stably by row order: the
     /// owners' new items, found from the calls alone, so that they can be sorted while
@@ -403,6 +418,8 @@ extension _ListStorage {
                 guard less(output[slot - 1], item) else { return false }
             } else if let previous = lastWritten ?? lastKept.map(_CountedBTree<Item>._last(of:)) {
                 guard less(previous, item) else { return false }
+            } else if isLaterPart {
+                placedFirst = item
             }
             if slot + 1 < output.count {
                 guard less(item, output[slot + 1]) else { return false }
@@ -426,10 +443,39 @@ extension _ListStorage {
         lastWritten = nil
         return true
     }
+
+    @inlinable mutating func beginLaterPart() {
+        isLaterPart = true
+    }
+
+    /// Checks the ties across the seam, and takes over the later part's offsets (its
+    /// new offsets counted from the seam) and orders.
+    @inlinable mutating func join(_ later: _RowEditor, laterEdits: Range<Int>, emittedBefore: Int, lastBefore: Item?, firstAfter: Item?) -> Bool {
+        let less = areInIncreasingOrder
+        if let pending = pendingSuccessorCheck, let first = firstAfter {
+            guard less(pending, first) else { return false }
+        }
+        if let placed = later.placedFirst, let last = lastBefore {
+            guard less(last, placed) else { return false }
+        }
+        if firstAfter != nil {
+            pendingSuccessorCheck = later.pendingSuccessorCheck
+            lastWritten = later.lastWritten
+            lastKept = later.lastKept
+        }
+        for edit in laterEdits {
+            let owner = later.edits[edit].owner
+            if later.edited.oldOffsets[owner] >= 0 { edited.oldOffsets[owner] = later.edited.oldOffsets[owner] }
+            if later.edited.newOffsets[owner] >= 0 { edited.newOffsets[owner] = emittedBefore + later.edited.newOffsets[owner] }
+        }
+        edited.oldOrder.append(contentsOf: later.edited.oldOrder)
+        edited.newOrder.append(contentsOf: later.edited.newOrder)
+        return true
+    }
 }
 
-/// Bulk edits naming at least this many ids sort the items to place on a second thread
-/// while the id pass runs.
+/// Bulk edits naming at least this many ids run each pass in two halves on two threads,
+/// and sort the items to place while the id pass runs.
 @usableFromInline let _parallelEditThreshold = 2_048
 
 /// Runs of `add` and `remove` calls naming at least this many rows are applied in bulk

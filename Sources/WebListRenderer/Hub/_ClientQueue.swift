@@ -157,6 +157,5 @@ struct _ClientQueue<Snapshot, Waiter> {
     }
 }
 
-extension _ClientEntry: Sendable where Snapshot: Sendable {}
 extension _ClientQueue: Sendable where Snapshot: Sendable, Waiter: Sendable {}
 extension _ClientQueue.State: Sendable where Snapshot: Sendable, Waiter: Sendable {}
