@@ -256,8 +256,10 @@ import Testing
             func cut(of run: _EditRun<TestRow>) -> _CountedBTree<TestRow>._Cut? {
                 var ids = _IDEditor<TestRow>(run)
                 _ = storage.ids.entries._editing(with: &ids)
-                let insertions = _RowEditor.sortedInsertions(of: ids, comparator: { $0 < $1 })
-                return storage.rows._cut(for: _RowEditor(owners: ids, sortedInsertions: insertions, comparator: { $0 < $1 }))
+                let editor = _RowEditor(
+                    owners: ids, sortedInsertions: _RowEditor.sortedInsertions(of: ids, comparator: { $0 < $1 }),
+                    sortedStoredItems: _RowEditor.sortedStoredItems(of: ids, comparator: { $0 < $1 }), comparator: { $0 < $1 })
+                return storage.rows._cut(for: editor)
             }
             // New rows around `middle`, none tied with a row or with each other.
             func spread(around middle: Int) -> [TestRow] {

@@ -38,7 +38,7 @@
     mutating func keep(_ subtree: _CountedBTree<Element>._Node) -> Bool
 
     /// Prepares a copy of the editor to apply the later part of a pass cut in two (see
-    /// ``_CountedBTree/_editingConcurrently(with:from:alongside:)``): the copy starts in the
+    /// ``_CountedBTree/_editingConcurrently(with:from:)``): the copy starts in the
     /// middle of the tree without seeing what the earlier part writes.
     mutating func beginLaterPart()
 

@@ -27,8 +27,7 @@ extension _CountedBTree where Element: Sendable {
     }
 
     /// The tree with the editor's edits applied, as ``_editing(with:)`` builds it, with
-    /// the work shared by two threads when the edits are many; `alongside`, when given,
-    /// runs at the same time on one of them.
+    /// the work shared by two threads when the edits are many.
     ///
     /// The result, and what the editor holds afterwards, are the same as from
     /// ``_editing(with:)``, which runs instead when the tree is too small to cut or the
@@ -36,21 +35,14 @@ extension _CountedBTree where Element: Sendable {
     ///
     /// - Complexity: that of ``_editing(with:)``, about halved in time on two cores.
     @inlinable func _editingConcurrently<Editor: _TreeEditor & Sendable>(
-        with editor: inout Editor, from threshold: Int = _parallelEditThreshold, alongside: (@Sendable () -> Void)? = nil
+        with editor: inout Editor, from threshold: Int = _parallelEditThreshold
     ) -> _CountedBTree? where Editor.Element == Element {
-        guard editor.editCount >= threshold, let cut = _cut(for: editor) else {
-            alongside?()
-            return _editing(with: &editor)
-        }
+        guard editor.editCount >= threshold, let cut = _cut(for: editor) else { return _editing(with: &editor) }
         var laterEditor = editor
         laterEditor.beginLaterPart()
         let parts = LockedState<[_Part<Editor>?]>([nil, nil])
         let earlier = editor, later = laterEditor, fanout = fanout
-        _forEachConcurrently(alongside == nil ? 2 : 3) { part in
-            guard part < 2 else {
-                alongside?()
-                return
-            }
+        _forEachConcurrently(2) { part in
             let result = Self._edit(part == 0 ? earlier : later, cut: cut, isLater: part == 1, fanout: fanout)
             parts.withLock { $0[part] = result }
         }

@@ -95,20 +95,24 @@ extension _ListStorage {
         guard !rows.isEmpty, run.count > 0 else { return nil }
         let calls = _IDEditor<Item>(run)
         let comparator = areInIncreasingOrder
-        // The items to place are known from the calls alone: they are sorted while the
-        // id pass runs.
-        let insertions = LockedState<[_RowEditor<Item>.Edit]>([])
-        let sortInsertions: @Sendable () -> Void = {
-            let sorted = _RowEditor<Item>.sortedInsertions(of: calls, comparator: comparator)
-            insertions.withLock { $0 = sorted }
-        }
-        var idEdits = calls
         let onTwoThreads = calls.editCount >= threshold
-        guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold, alongside: onTwoThreads ? sortInsertions : nil) else {
-            return nil
+        var idEdits = calls
+        guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
+        // The items to place and the stored items to find, each sorted by row order.
+        let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit])>(([], []))
+        let found = idEdits
+        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
+            if part == 0 {
+                let insertions = _RowEditor<Item>.sortedInsertions(of: found, comparator: comparator)
+                sorted.withLock { $0.insertions = insertions }
+            }
+            if part == 1 || !onTwoThreads {
+                let stored = _RowEditor<Item>.sortedStoredItems(of: found, comparator: comparator)
+                sorted.withLock { $0.stored = stored }
+            }
         }
-        if !onTwoThreads { sortInsertions() }
-        var rowEdits = _RowEditor(owners: idEdits, sortedInsertions: insertions.withLock { $0 }, comparator: comparator)
+        let (insertions, stored) = sorted.withLock { $0 }
+        var rowEdits = _RowEditor(owners: idEdits, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
         guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
         var index = _IDIndex<Item>()
         index.entries = newIDs
@@ -290,8 +294,8 @@ extension _ListStorage {
     @usableFromInline var placedFirst: Item? = nil
 
     /// Every item the calls place, as insert edits sorted stably by row order: the
-    /// owners' new items, found from the calls alone, so that they can be sorted while
-    /// the id pass runs. The id pass then tells which of them stay where they are.
+    /// owners' new items, found from the calls alone. Those that stay where they are
+    /// (``_staysInPlace(_:_:)``) are skipped when the edits are merged.
     @inlinable static func sortedInsertions(of ids: _IDEditor<Item>, comparator: _ListStorage<Item>.Comparator) -> [Edit] {
         var insertions: [Edit] = []
         insertions.reserveCapacity(ids.editCount)
@@ -304,34 +308,41 @@ extension _ListStorage {
         return insertions
     }
 
-    /// The editor for the owners of `ids` after the id pass, given their new items
-    /// sorted by ``sortedInsertions(of:comparator:)``.
-    @inlinable init(owners ids: _IDEditor<Item>, sortedInsertions: [Edit], comparator: @escaping _ListStorage<Item>.Comparator) {
-        areInIncreasingOrder = comparator
-        edited = _EditedRows(owners: ids.editCount)
-        var stored: [Edit] = []  // removals and finds
+    /// The stored items of the owners of `ids` after the id pass, as edits sorted by row
+    /// order: a removal for each item that goes or changes, a find for each that stays.
+    /// Ties: finds before removals, then call order.
+    @inlinable static func sortedStoredItems(of ids: _IDEditor<Item>, comparator: _ListStorage<Item>.Comparator) -> [Edit] {
+        var stored: [Edit] = []
         stored.reserveCapacity(ids.editCount)
-        var isPlaced = [Bool](repeating: false, count: ids.editCount)
         for owner in 0 ..< ids.editCount {
-            switch (ids.oldItems[owner], ids.newItems[owner]) {
-            case (let old?, let new?) where old == new && !ids.isRewritten[owner]:
-                stored.append(Edit(key: old, kind: .find, owner: owner))
-            case (let old?, let new):
-                stored.append(Edit(key: old, kind: .remove, owner: owner))
-                if let new {
-                    isPlaced[owner] = true
-                    edited.isChanged[owner] = old != new
-                }
-            case (nil, .some):
-                isPlaced[owner] = true
-            case (nil, nil):
-                break
-            }
+            guard let old = ids.oldItems[owner] else { continue }
+            stored.append(Edit(key: old, kind: _staysInPlace(owner, ids) ? .find : .remove, owner: owner))
         }
         stored.sort {
             if comparator($0.key, $1.key) { return true }
             if comparator($1.key, $0.key) { return false }
             return $0.kind.rawValue < $1.kind.rawValue
+        }
+        return stored
+    }
+
+    /// Whether the owner's item is unchanged and no earlier call of the run named it
+    /// differently, so that it stays where it is.
+    @inlinable static func _staysInPlace(_ owner: Int, _ ids: _IDEditor<Item>) -> Bool {
+        guard let old = ids.oldItems[owner], let new = ids.newItems[owner] else { return false }
+        return old == new && !ids.isRewritten[owner]
+    }
+
+    /// The editor for the owners of `ids` after the id pass, given their new items
+    /// sorted by ``sortedInsertions(of:comparator:)`` and their stored items sorted by
+    /// ``sortedStoredItems(of:comparator:)``.
+    @inlinable init(owners ids: _IDEditor<Item>, sortedInsertions: [Edit], sortedStoredItems stored: [Edit], comparator: @escaping _ListStorage<Item>.Comparator) {
+        areInIncreasingOrder = comparator
+        edited = _EditedRows(owners: ids.editCount)
+        var isPlaced = [Bool](repeating: false, count: ids.editCount)
+        for owner in 0 ..< ids.editCount where ids.newItems[owner] != nil && !Self._staysInPlace(owner, ids) {
+            isPlaced[owner] = true
+            if let old = ids.oldItems[owner], let new = ids.newItems[owner] { edited.isChanged[owner] = old != new }
         }
         // Row order; among ties, old items before new ones, so that an item re-keyed to
         // a tie with itself finds its old row before passing it; otherwise call order.
@@ -475,8 +486,8 @@ extension _ListStorage {
 }
 
 /// Bulk edits naming at least this many ids run each pass in two halves on two threads,
-/// and sort the items to place while the id pass runs.
-@usableFromInline let _parallelEditThreshold = 2_048
+/// and sort the items to place and the items to find on two threads.
+@usableFromInline let _parallelEditThreshold = 256
 
 /// Runs of `add` and `remove` calls naming at least this many rows are applied in bulk
 /// (when they name fewer than an eighth of the rows; beyond that, whole-list merges and
