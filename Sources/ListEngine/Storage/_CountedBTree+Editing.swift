@@ -361,6 +361,12 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
 
     /// Appends the leaves written to `fragments`, as new fragments.
     @inlinable consuming func finish(into fragments: inout [_CountedBTree<Element>._Fragment]) {
+        if filled.isEmpty {
+            // One leaf (the usual case): no list of leaves to allocate.
+            guard !current.isEmpty else { return }
+            fragments.append(_CountedBTree<Element>._Fragment(node: .init(leaf: current), count: current.count, first: current[0], isNew: true))
+            return
+        }
         if !current.isEmpty { filled.append(current) }
         for leaf in filled {
             fragments.append(_CountedBTree<Element>._Fragment(node: .init(leaf: leaf), count: leaf.count, first: leaf[0], isNew: true))
