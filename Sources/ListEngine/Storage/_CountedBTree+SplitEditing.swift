@@ -29,7 +29,7 @@ extension _CountedBTree where Element: Sendable {
     /// The tree with the editor's edits applied, as ``_editing(with:)`` builds it, with
     /// the work shared by two threads when the edits are many.
     ///
-    /// The result, and what the editor holds afterwards, are the same as from
+    /// The result, and the records the editor holds afterwards, are the same as from
     /// ``_editing(with:)``, which runs instead when the tree is too small to cut or the
     /// edits are fewer than `threshold`.
     ///
