@@ -191,13 +191,18 @@ extension _CountedBTree {
         let next = _partitioningIndex(of: siblings.firsts, in: slots.lowerBound + 1 ..< slots.upperBound) { !editor.edit(edit, belongsAtOrAfter: $0) }
         let target = Swift.max(slots.lowerBound, next - 1)
         guard target + 1 < slots.upperBound else { return (target, limit) }
-        let boundary = siblings.firsts[target + 1]
-        var low = edit + 1, high = limit
+        return (target, _firstEdit(in: edit + 1 ..< limit, atOrAfter: siblings.firsts[target + 1], editor: editor))
+    }
+
+    /// The first edit in `edits` that belongs at or after `element`, or `edits.upperBound`.
+    @inlinable static func _firstEdit<Editor: _TreeEditor>(in edits: Range<Int>, atOrAfter element: Element, editor: Editor) -> Int
+    where Editor.Element == Element {
+        var low = edits.lowerBound, high = edits.upperBound
         while low < high {
             let middle = low + (high - low) / 2
-            if editor.edit(middle, belongsAtOrAfter: boundary) { high = middle } else { low = middle + 1 }
+            if editor.edit(middle, belongsAtOrAfter: element) { high = middle } else { low = middle + 1 }
         }
-        return (target, low)
+        return low
     }
 
     /// Branches holding `children` (at least half full each, except a single branch).
@@ -361,15 +366,12 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
 
     /// Appends the leaves written to `fragments`, as new fragments.
     @inlinable consuming func finish(into fragments: inout [_CountedBTree<Element>._Fragment]) {
-        if filled.isEmpty {
-            // One leaf (the usual case): no list of leaves to allocate.
-            guard !current.isEmpty else { return }
-            fragments.append(_CountedBTree<Element>._Fragment(node: .init(leaf: current), count: current.count, first: current[0], isNew: true))
-            return
-        }
-        if !current.isEmpty { filled.append(current) }
-        for leaf in filled {
+        func append(_ leaf: [Element]) {
             fragments.append(_CountedBTree<Element>._Fragment(node: .init(leaf: leaf), count: leaf.count, first: leaf[0], isNew: true))
         }
+        // The leaves filled before the current one (none in the usual case of one leaf,
+        // which so allocates no list of leaves).
+        for leaf in filled { append(leaf) }
+        if !current.isEmpty { append(current) }
     }
 }

@@ -102,19 +102,11 @@ extension _CountedBTree where Element: Sendable {
             }
             level = next
         }
-        // For each node, the first edit that goes into it or a later node.
-        func firstEdit(from node: Int) -> Int {
-            var low = 0, high = editor.editCount
-            while low < high {
-                let middle = low + (high - low) / 2
-                if editor.edit(middle, belongsAtOrAfter: level.firsts[node]) { high = middle } else { low = middle + 1 }
-            }
-            return low
-        }
         let half = editor.editCount / 2
         var best = (node: 0, edit: 0)
         for node in 1 ..< level.nodes.count {
-            let edit = firstEdit(from: node)
+            // The first edit that goes into this node or a later one.
+            let edit = Self._firstEdit(in: 0 ..< editor.editCount, atOrAfter: level.firsts[node], editor: editor)
             if node == 1 || abs(edit - half) < abs(best.edit - half) { best = (node, edit) }
         }
         guard best.edit > 0 && best.edit < editor.editCount else { return nil }

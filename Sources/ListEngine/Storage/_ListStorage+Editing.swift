@@ -93,10 +93,9 @@ extension _ListStorage {
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
     @inlinable func _editing(_ run: _EditRun<Item>, concurrentFrom threshold: Int = _parallelEditThreshold) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, run.count > 0 else { return nil }
-        let calls = _IDEditor<Item>(run)
+        var idEdits = _IDEditor<Item>(run)
         let comparator = areInIncreasingOrder
-        let onTwoThreads = calls.editCount >= threshold
-        var idEdits = calls
+        let onTwoThreads = idEdits.editCount >= threshold
         guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
         // The items to place and the stored items to find, each sorted by row order.
         let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit])>(([], []))
@@ -112,7 +111,7 @@ extension _ListStorage {
             }
         }
         let (insertions, stored) = sorted.withLock { $0 }
-        var rowEdits = _RowEditor(owners: idEdits, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
+        var rowEdits = _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
         guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
         var index = _IDIndex<Item>()
         index.entries = newIDs
