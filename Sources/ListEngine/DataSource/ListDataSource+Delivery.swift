@@ -167,30 +167,42 @@ extension ListDataSource {
     @inlinable func _publish(_ touched: _TouchedRows<Item.ID>?) {
         guard let touched else { return }
         let old = _working.published
-        let candidate = ListSnapshot(_storage: _working.storage, version: old.version + 1)
-        let batch = ChangeBatch._compute(from: old, to: candidate, touched: touched)
+        let version = old.version
+        let candidate = ListSnapshot(_storage: _working.storage, version: version + 1)
+        let batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched)
         guard !batch.isEmpty else {
             // Nothing visible changed; keep the version, adopt the (possibly new) order.
-            _working.published = ListSnapshot(_storage: _working.storage, version: old.version)
+            _working.published = ListSnapshot(_storage: _working.storage, version: version)
             return
         }
         _checkInvariants(of: batch)
         _working.published = candidate
         let receivers = _shared.withLock { $0.ledger.computed(candidate) }
-        for box in receivers { _send(batch, to: box) }
+        guard !receivers.isEmpty else { return }
+        // The batch now lives only in `shared`, which the renderers' blocks release.
+        let shared = _SharedBatch(consume batch, holders: receivers.count)
+        for box in receivers { _send(shared, to: box) }
     }
 
     @inlinable func _startDelivering(to box: _RendererBox<Item>) {
         guard _shared.withLock({ $0.ledger.startReceiving(box.token) }) else { return }
-        _send(.attach(to: _working.published), to: box)
+        _send(_SharedBatch(.attach(to: _working.published), holders: 1), to: box)
     }
 
-    @inlinable func _send(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
+    /// Hands the batch to the renderer on its queue; that block is one of its holders.
+    @inlinable func _send(_ shared: _SharedBatch<Item>, to box: _RendererBox<Item>) {
         box.queue.async {
-            guard !box.isDetached.load(ordering: .acquiring) else { return }
-            box.deliver(batch)
-            self._shared.withLock { $0.ledger.rendered(box.token, batch.new) }
+            if !box.isDetached.load(ordering: .acquiring) {
+                self._deliver(shared.batch, to: box)
+            }
+            shared.finish()
         }
+    }
+
+    /// Runs the renderer and records what it shows. Called on the renderer's queue.
+    @inlinable func _deliver(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
+        box.deliver(batch)
+        _shared.withLock { $0.ledger.rendered(box.token, batch.new) }
     }
 
     /// Resumes `continuation` once every renderer's queue has run past what was sent so far.

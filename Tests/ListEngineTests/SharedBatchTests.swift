@@ -1,0 +1,114 @@
+import Dispatch
+@testable import ListEngine
+import Synchronization
+import Testing
+
+/// Counts the items released, and those released on a queue marked with `diffQueueKey`.
+private final class ReleaseLog: Sendable {
+    static let diffQueueKey = DispatchSpecificKey<Bool>()
+
+    let released = Atomic<Int>(0)
+    let releasedOnDiffQueue = Atomic<Int>(0)
+
+    func recordRelease() {
+        released.add(1, ordering: .relaxed)
+        if DispatchQueue.getSpecific(key: Self.diffQueueKey) == true {
+            releasedOnDiffQueue.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Waits up to five seconds for `count` releases; returns the count reached.
+    func waitForReleases(_ count: Int) async -> Int {
+        for _ in 0 ..< 500 where released.load(ordering: .relaxed) < count {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return released.load(ordering: .relaxed)
+    }
+}
+
+/// Tells the log when the last copy of the row that owns it goes.
+private final class ReleaseProbe: Sendable {
+    let log: ReleaseLog
+
+    init(log: ReleaseLog) {
+        self.log = log
+    }
+
+    deinit {
+        log.recordRelease()
+    }
+}
+
+/// A row whose stored copies share one probe, released with the row's last copy.
+private struct ProbedRow: Hashable, DataSourceComparable {
+    let id: Int
+    let key: Int
+    let probe: ReleaseProbe
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.key, lhs.id) < (rhs.key, rhs.id)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id == rhs.id && lhs.key == rhs.key
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(key)
+    }
+}
+
+/// Applies nothing: it returns as soon as it is called, as a quick renderer does.
+private final class QuickRenderer: ListRenderer {
+    typealias Item = ProbedRow
+    func render(_ batch: ChangeBatch<ProbedRow>) {}
+}
+
+@Suite struct SharedBatchTests {
+    @Test("a shared batch is dropped by the last holder to finish")
+    func droppedByLastHolder() {
+        let log = ReleaseLog()
+        let comparator: @Sendable (ProbedRow, ProbedRow) -> Bool = { $0 < $1 }
+        var storage = _ListStorage<ProbedRow>(comparator: comparator)
+        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        let batch = ChangeBatch._compute(
+            from: ListSnapshot(_storage: storage, version: 1),
+            to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
+            touched: .all
+        )
+        storage = _ListStorage(comparator: comparator)  // the batch's `old` is the only holder now
+        let shared = _SharedBatch(consume batch, holders: 3)
+        #expect(shared.batch.deletions == Array(0 ..< 10))
+        shared.finish()
+        shared.finish()
+        #expect(shared.isHeld)
+        #expect(log.released.load(ordering: .relaxed) == 0)
+        shared.finish()
+        #expect(!shared.isHeld)
+        #expect(log.released.load(ordering: .relaxed) == 10)
+    }
+
+    @Test("the rows a batch replaced are freed on the renderer's side, never on the diff queue")
+    func replacedRowsNotFreedOnDiffQueue() async {
+        let log = ReleaseLog()
+        let rowCount = 4_000, rounds = 20, replacedPerRound = 500
+        let source = ListDataSource<ProbedRow>((0 ..< rowCount).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        source._diffQueue.setSpecific(key: ReleaseLog.diffQueueKey, value: true)
+        let renderer = QuickRenderer()
+        source.attach(renderer)
+        _ = await source.flush()
+
+        for round in 1 ... rounds {
+            // Re-key rows spread over the list: each replaced row's old copy lives only in
+            // the old version, so it goes when the batch that replaced it goes.
+            source.add(stride(from: round % 8, to: rowCount, by: rowCount / replacedPerRound).map {
+                ProbedRow(id: $0, key: round * rowCount + $0, probe: ReleaseProbe(log: log))
+            })
+            #expect(await source.flush().count == rowCount)
+        }
+        #expect(await log.waitForReleases(rounds * replacedPerRound) == rounds * replacedPerRound)
+        #expect(log.releasedOnDiffQueue.load(ordering: .relaxed) == 0)
+        withExtendedLifetime(renderer) {}
+    }
+}
