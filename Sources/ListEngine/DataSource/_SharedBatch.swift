@@ -5,11 +5,11 @@ import Synchronization
 ///
 /// Releasing a batch releases its `old` snapshot, and with it, if nothing else holds
 /// them, the tree nodes the change replaced. Freeing those costs time in proportion to the
-/// change: about 2 ms per thousand changed rows of a million-row list. Left to whichever
-/// thread lets go last, that cost often landed on the diff queue, whose next batch then
-/// waited for it: a renderer that is quick to apply a batch lets go before the diff queue
-/// has returned from sending it. The diff queue therefore keeps no reference to a batch
-/// it sent; the renderers' queues, which work beside it, free the replaced nodes.
+/// change: about 2 ms per thousand changed rows of a million-row list. Were it left to
+/// whichever thread lets go last, it would often land on the diff queue, whose next batch
+/// would wait for it: a renderer that is quick to apply a batch lets go before the diff
+/// queue has returned from sending it. The diff queue therefore keeps no reference to a
+/// batch it sent; the renderers' queues, which work beside it, free the replaced nodes.
 ///
 /// Every holder reads the batch through ``batch`` and says it is done with ``finish()``,
 /// keeping no copy past that call. After the last ``finish()`` the batch is dropped.
