@@ -126,8 +126,7 @@ extension _CountedBTree {
         }
         var built: [_Fragment] = []
         built.reserveCapacity(node.children.count + 2)
-        let children = _Siblings(nodes: node.children, counts: node.childCounts, firsts: node.childFirsts)
-        guard _edit(children, node.children.indices, edits, oldOffset: oldOffset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
+        guard _edit(_Siblings(childrenOf: node), node.children.indices, edits, oldOffset: oldOffset, emitted: &emitted, editor: &editor, fanout: fanout, into: &built) else {
             return false
         }
         fragments.append(contentsOf: _branches(holding: _normalized(built, fanout: fanout), fanout: fanout))
@@ -145,6 +144,11 @@ extension _CountedBTree {
             self.nodes = nodes
             self.counts = counts
             self.firsts = firsts
+        }
+
+        /// The children of `branch`.
+        @inlinable init(childrenOf branch: _Node) {
+            self.init(nodes: branch.children, counts: branch.childCounts, firsts: branch.childFirsts)
         }
     }
 

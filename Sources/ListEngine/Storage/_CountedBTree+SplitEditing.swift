@@ -92,7 +92,7 @@ extension _CountedBTree where Element: Sendable {
     /// Each edit goes into the last node that starts at or before it, as in a whole pass.
     @inlinable func _cut<Editor: _TreeEditor>(for editor: Editor) -> _Cut? where Editor.Element == Element {
         guard let root, !root.isLeaf else { return nil }
-        var level = _Siblings(nodes: root.children, counts: root.childCounts, firsts: root.childFirsts)
+        var level = _Siblings(childrenOf: root)
         while level.nodes.count < 16 && !level.nodes[0].isLeaf {
             var next = _Siblings(nodes: [], counts: [], firsts: [])
             for node in level.nodes {
