@@ -10,6 +10,12 @@
 /// snapshot message of the last rendered version at any time, for a client that
 /// detected a gap.
 ///
+/// **Versions.** The messages carry the list's versions. When the renderer is moved to a
+/// list whose version is not above the last one sent, the new list's versions are
+/// shifted so that the renderer's versions keep increasing: a client then takes the
+/// restart snapshot as newer than what it holds, and never applies the new list's
+/// batches to the old list's rows.
+///
 /// ```swift
 /// let renderer = WebListRenderer<Player>(format: WebListFormat { player in
 ///     "<span class=\"name\">\(player.name)</span> <b>\(player.score)</b>"
@@ -25,7 +31,8 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     /// How items become wire rows.
     public let format: WebListFormat<Item>
     private let send: @Sendable (WebListFrame) -> Void
-    private let rendered = LockedState<ListSnapshot<Item>?>(nil)
+    /// The last rendered snapshot, and what is added to its list's versions on the wire.
+    private let rendered = LockedState<(snapshot: ListSnapshot<Item>, versionOffset: Int)?>(nil)
 
     /// Creates a renderer.
     ///
@@ -45,24 +52,27 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows, for *c* changes;
     ///   O(*n*) for a snapshot.
     public func render(_ batch: ChangeBatch<Item>) {
-        let previous = rendered.withLock { rendered in
-            defer { rendered = batch.new }
-            return rendered
+        let (continues, versionOffset) = rendered.withLock { rendered in
+            let continues = rendered?.snapshot.version == batch.old.version
+            let versionOffset = continues
+                ? rendered?.versionOffset ?? 0
+                : WebListMessage.versionOffset(restartingAt: batch.new.version, after: rendered.map { $0.snapshot.version + $0.versionOffset })
+            rendered = (batch.new, versionOffset)
+            return (continues, versionOffset)
         }
-        let message = previous?.version == batch.old.version
-            ? format.message(for: batch)
-            : format.snapshotMessage(for: batch.new)
-        send(WebListFrame(message))
+        let message = continues ? format.message(for: batch) : format.snapshotMessage(for: batch.new)
+        send(WebListFrame(message.shiftingVersions(by: versionOffset)))
     }
 
-    /// The version of the last rendered batch; `nil` before the attach batch.
-    public var version: Int? { rendered.withLock { $0?.version } }
+    /// The wire version of the last rendered batch (the list's version, unless the
+    /// renderer was moved from a list with higher versions); `nil` before the attach batch.
+    public var version: Int? { rendered.withLock { $0.map { $0.snapshot.version + $0.versionOffset } } }
 
     /// A snapshot message of the last rendered version; `nil` before the attach batch.
     ///
     /// - Complexity: O(*n*) rows formatted.
     public func snapshotFrame() -> WebListFrame? {
-        guard let snapshot = rendered.withLock({ $0 }) else { return nil }
-        return WebListFrame(format.snapshotMessage(for: snapshot))
+        guard let rendered = rendered.withLock({ $0 }) else { return nil }
+        return WebListFrame(format.snapshotMessage(for: rendered.snapshot).shiftingVersions(by: rendered.versionOffset))
     }
 }

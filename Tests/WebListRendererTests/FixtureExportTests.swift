@@ -35,8 +35,37 @@ struct FixtureExportTests {
                 messages.append(snapshot.json)
             }
         }
-        let final = source.snapshot
-        let rows = wireRows(final)
+        return text(messages: messages, rows: wireRows(source.snapshot), version: source.snapshot.version)
+    }
+
+    /// The fixture text for a renderer moved between lists: attached to a list at
+    /// version 12, then to one at version 1, which then changes `mutations` times. The
+    /// second list's versions are shifted on the wire (they would otherwise go back), so a
+    /// client replaying the messages in order ends with the second list's rows.
+    static func sourceSwitchFixture(seed: UInt64, mutations: Int) async -> String {
+        let first = ListDataSource<TestRow>()
+        for id in 1 ... 12 {
+            first.add(TestRow(id: id, key: id))
+            await first.flush()
+        }
+        let second = ListDataSource([TestRow(id: 1_001, key: 5), TestRow(id: 2, key: 99)])
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        first.detach(token)
+        second.attach(renderer)
+        await second.flush()
+        var mutator = RandomMutator(seed: seed)
+        for _ in 0 ..< mutations {
+            mutator.mutate(second, known: Array(second.snapshot))
+            await second.flush()
+        }
+        return text(messages: log.all.map(\.json), rows: wireRows(second.snapshot), version: renderer.version ?? -1)
+    }
+
+    /// A fixture: the messages, then the rows and version a client ends with.
+    static func text(messages: [String], rows: [WebListRow], version: Int) -> String {
         func array(_ strings: [String]) -> String {
             var writer = _JSONWriter()
             writer.raw("[")
@@ -51,7 +80,7 @@ struct FixtureExportTests {
         {"messages":[
         \(messages.joined(separator: ",\n"))
         ],
-        "expected":{"version":\(final.version),
+        "expected":{"version":\(version),
         "ids":\(array(rows.map(\.id))),
         "html":\(array(rows.map(\.html)))}}
 
@@ -65,7 +94,18 @@ struct FixtureExportTests {
     ])
     func committedFixtureMatches(seed: UInt64, mutations: Int, snapshotEvery: Int?) async throws {
         let text = await Self.fixture(seed: seed, mutations: mutations, snapshotEvery: snapshotEvery)
-        let url = Self.directory.appendingPathComponent("swift-random-\(seed).json")
+        try Self.check(text, named: "swift-random-\(seed).json")
+    }
+
+    @Test func committedSourceSwitchFixtureMatches() async throws {
+        let text = await Self.sourceSwitchFixture(seed: 404, mutations: 30)
+        try Self.check(text, named: "swift-source-switch.json")
+    }
+
+    /// Checks that replaying `text` gives its expected rows, and that the committed file
+    /// `name` holds it (or writes it, when updating).
+    static func check(_ text: String, named name: String) throws {
+        let url = directory.appendingPathComponent(name)
 
         // The fixture must be valid, and replaying it must give the expected rows.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -74,14 +114,14 @@ struct FixtureExportTests {
         var replica = WebListReplica()
         for message in messages {
             let json = try #require(String(data: try JSONSerialization.data(withJSONObject: message), encoding: .utf8))
-            #expect(replica.apply(json: json) == .applied, "seed \(seed)")
+            #expect(replica.apply(json: json) == .applied, "\(name)")
         }
-        #expect(replica.ids == expected["ids"] as? [String], "seed \(seed)")
-        #expect(replica.rows.map(\.html) == expected["html"] as? [String], "seed \(seed)")
-        #expect(replica.version == expected["version"] as? Int, "seed \(seed)")
+        #expect(replica.ids == expected["ids"] as? [String], "\(name)")
+        #expect(replica.rows.map(\.html) == expected["html"] as? [String], "\(name)")
+        #expect(replica.version == expected["version"] as? Int, "\(name)")
 
-        if Self.updating {
-            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+        if updating {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         } else {
             let committed = try? String(contentsOf: url, encoding: .utf8)

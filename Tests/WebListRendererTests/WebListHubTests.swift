@@ -218,4 +218,41 @@ struct WebListHubTests {
         let frame = await iterator.next()
         #expect(frame?.kind == .snapshot && frame?.version == 2)
     }
+
+    @Test func movedToAListWithLowerVersionsClientsEndWithThatList() async throws {
+        let first = ListDataSource<TestRow>()
+        for id in 1 ... 4 {
+            first.add(TestRow(id: id, key: id))
+            await first.flush()
+        }
+        let second = ListDataSource([TestRow(id: 101, key: 101)])   // version 1
+        let hub = WebListHub(format: testRowFormat)
+        let token = first.attach(hub)
+        await first.flush()
+        var iterator = hub.subscribe().makeAsyncIterator()
+        var replica = WebListReplica()
+        var versions: [Int] = []
+        func readOne() async throws {
+            let frame = try #require(await iterator.next())
+            versions.append(frame.version)
+            #expect(replica.apply(json: frame.json) == .applied, "frame \(frame.json)")
+        }
+        try await readOne()
+        first.detach(token)
+        second.attach(hub)
+        await second.flush()
+        try await readOne()
+        for id in 102 ... 106 {
+            second.add(TestRow(id: id, key: id))
+            await second.flush()
+            try await readOne()
+        }
+        #expect(versions == [4, 5, 6, 7, 8, 9, 10])
+        #expect(replica.rows == wireRows(second.snapshot))
+        #expect(hub.version == 10)
+        let snapshot = try #require(hub.snapshotFrame())
+        #expect(snapshot.version == 10)
+        var fresh = WebListReplica()
+        #expect(fresh.apply(json: snapshot.json) == .applied && fresh.rows == wireRows(second.snapshot))
+    }
 }

@@ -39,8 +39,62 @@ struct WebListRendererTests {
         await second.flush()
         #expect(log.all.map(\.kind) == [.snapshot, .snapshot, .batch])
         var replica = WebListReplica()
-        for frame in log.all { replica.apply(json: frame.json, acceptingOlderSnapshot: true) }
+        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied) }
         #expect(replica.rows == wireRows(second.snapshot))
+    }
+
+    /// A list at `version` holding `ids`, one flushed `add` per id.
+    static func list(ids: ClosedRange<Int>) async -> ListDataSource<TestRow> {
+        let source = ListDataSource<TestRow>()
+        for id in ids {
+            source.add(TestRow(id: id, key: id))
+            await source.flush()
+        }
+        return source
+    }
+
+    @Test func movedToAListWithLowerVersionsItsVersionsKeepIncreasing() async throws {
+        let first = await Self.list(ids: 1 ... 4)        // version 4
+        let second = await Self.list(ids: 101 ... 101)   // version 1
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        #expect(renderer.version == 4)
+        first.detach(token)
+        second.attach(renderer)
+        await second.flush()
+        for id in 102 ... 106 {
+            second.add(TestRow(id: id, key: id))
+            await second.flush()
+        }
+        // The restart snapshot is version 5, and the second list's versions follow it.
+        let frames = log.all
+        #expect(frames.map(\.kind) == [.snapshot, .snapshot, .batch, .batch, .batch, .batch, .batch])
+        #expect(frames.map(\.version) == [4, 5, 6, 7, 8, 9, 10])
+        #expect(frames.dropFirst(2).map(\.fromVersion) == [5, 6, 7, 8, 9])
+        #expect(renderer.version == 10 && second.snapshot.version == 6)
+        #expect(renderer.snapshotFrame()?.version == 10)
+        // A client that applies every message in order (as list-client.js does) ends
+        // with the second list, never the first list's rows.
+        var replica = WebListReplica()
+        for frame in frames { #expect(replica.apply(json: frame.json) == .applied) }
+        #expect(replica.rows == wireRows(second.snapshot))
+    }
+
+    @Test func movedToAListWithHigherVersionsItKeepsTheListsVersions() async throws {
+        let first = await Self.list(ids: 1 ... 2)        // version 2
+        let second = await Self.list(ids: 101 ... 105)   // version 5
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        first.detach(token)
+        second.attach(renderer)
+        second.add(TestRow(id: 106, key: 106))
+        await second.flush()
+        #expect(log.all.map(\.version) == [2, 5, 6])
+        #expect(renderer.version == second.snapshot.version)
     }
 
     /// Random mutations → frames → a replica applying the wire messages equals the list.

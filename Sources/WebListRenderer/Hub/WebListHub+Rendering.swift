@@ -4,7 +4,8 @@ extension WebListHub {
     /// A batch that continues from the last rendered version is encoded once and queued
     /// for every client (a client whose queue is full is reset to a snapshot instead).
     /// The first batch (the attach batch), or one that does not continue, restarts every
-    /// client from a snapshot of `batch.new`.
+    /// client from a snapshot of `batch.new`, with versions shifted when needed so that
+    /// the hub's versions keep increasing (see ``WebListRenderer``).
     ///
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows to encode, then O(1)
     ///   per client, for *c* changes and *n* rows; never waits for a client.
@@ -14,8 +15,8 @@ extension WebListHub {
         let previous = _state.withLock { $0.current }
         let waiters: [(_Waiter, _Entry)]
         if let previous, previous.snapshot.version == batch.old.version {
-            let frame = WebListFrame(format.message(for: batch))
-            let latest = _HubSnapshot(snapshot: batch.new, epoch: previous.epoch)
+            let frame = WebListFrame(format.message(for: batch).shiftingVersions(by: previous.versionOffset))
+            let latest = _HubSnapshot(snapshot: batch.new, versionOffset: previous.versionOffset)
             waiters = _state.withLock { state in
                 state.current = latest
                 state.batches += 1
@@ -28,7 +29,8 @@ extension WebListHub {
                 return waiters
             }
         } else {
-            let latest = _HubSnapshot(snapshot: batch.new, epoch: (previous?.epoch ?? 0) + 1)
+            let versionOffset = WebListMessage.versionOffset(restartingAt: batch.new.version, after: previous?.wireVersion)
+            let latest = _HubSnapshot(snapshot: batch.new, versionOffset: versionOffset)
             waiters = _state.withLock { state in
                 state.current = latest
                 var waiters: [(_Waiter, _Entry)] = []

@@ -66,7 +66,7 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     typealias _Queue = _ClientQueue<_HubSnapshot<Item>, _Waiter>
 
     struct _State: Sendable {
-        /// The last rendered snapshot and its epoch (bumped when versions do not continue).
+        /// The last rendered snapshot and its version shift.
         var current: _HubSnapshot<Item>?
         var clients: [Int: _Queue] = [:]
         var nextClientID = 0
@@ -78,7 +78,7 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
 
     let _state = LockedState(_State())
     /// The most recently formatted snapshot frame, shared by every client that reads it.
-    let _snapshotCache = LockedState<(epoch: Int, frame: WebListFrame)?>(nil)
+    let _snapshotCache = LockedState<WebListFrame?>(nil)
 
     /// Creates a hub.
     ///
@@ -92,8 +92,9 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
         self.limits = limits
     }
 
-    /// The version of the last rendered batch; `nil` before the hub is attached.
-    public var version: Int? { _state.withLock { $0.current?.snapshot.version } }
+    /// The wire version of the last rendered batch (the list's version, unless the hub was
+    /// moved from a list with higher versions); `nil` before the hub is attached.
+    public var version: Int? { _state.withLock { $0.current?.wireVersion } }
 
     /// Current counters.
     ///
@@ -134,23 +135,27 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
 
     /// The frame of a snapshot, formatted at most once per version.
     func _frame(for snapshot: _HubSnapshot<Item>) -> WebListFrame {
-        if let cached = _snapshotCache.withLock({ $0 }),
-           cached.epoch == snapshot.epoch, cached.frame.version == snapshot.snapshot.version {
-            return cached.frame
+        // Wire versions identify a hub's snapshots: they keep increasing across sources.
+        if let cached = _snapshotCache.withLock({ $0 }), cached.version == snapshot.wireVersion {
+            return cached
         }
-        let frame = WebListFrame(format.snapshotMessage(for: snapshot.snapshot))
+        let frame = WebListFrame(format.snapshotMessage(for: snapshot.snapshot).shiftingVersions(by: snapshot.versionOffset))
         _snapshotCache.withLock { cache in
             // Keep the newest: an older snapshot read late must not evict it.
-            let isNewer = cache.map { ($0.epoch, $0.frame.version) < (snapshot.epoch, frame.version) } ?? true
-            if isNewer { cache = (snapshot.epoch, frame) }
+            if cache.map({ $0.version < frame.version }) ?? true { cache = frame }
         }
         return frame
     }
 }
 
-/// A snapshot as the hub queues it: the list snapshot and the epoch it belongs to.
+/// A snapshot as the hub queues it: the list snapshot and what is added to its list's
+/// versions on the wire.
 struct _HubSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     var snapshot: ListSnapshot<Item>
-    /// Incremented whenever the hub's batches do not continue from its last version.
-    var epoch: Int
+    /// Changes only when the hub's batches do not continue from its last version; see
+    /// ``WebListMessage/versionOffset(restartingAt:after:)``.
+    var versionOffset: Int
+
+    /// The version of the snapshot's message.
+    var wireVersion: Int { snapshot.version + versionOffset }
 }

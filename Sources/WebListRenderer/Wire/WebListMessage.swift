@@ -57,3 +57,29 @@ public enum WebListMessage: Hashable, Sendable {
         }
     }
 }
+
+extension WebListMessage {
+    /// The message with `offset` added to its versions; its rows and steps are unchanged.
+    func shiftingVersions(by offset: Int) -> WebListMessage {
+        guard offset != 0 else { return self }
+        switch self {
+        case .snapshot(let version, let items): return .snapshot(version: version + offset, items: items)
+        case .batch(let from, let to, let steps): return .batch(from: from + offset, to: to + offset, steps: steps)
+        }
+    }
+
+    /// What a renderer adds to a list's versions to number its messages, when its stream
+    /// restarts with a snapshot of list version `version` after sending messages up to
+    /// wire version `last` (`nil` when nothing was sent yet).
+    ///
+    /// A renderer moved to another list restarts from that list's versions, which may be
+    /// lower than the ones it sent. A client would take the restart snapshot for a stale
+    /// one and skip it, and then apply the new list's batches to the old list's rows once
+    /// their versions pass its own. Shifting keeps the wire versions of one renderer
+    /// increasing: the restart snapshot is numbered `last + 1` when the list's own version
+    /// is not above `last`, and keeps the list's version otherwise.
+    static func versionOffset(restartingAt version: Int, after last: Int?) -> Int {
+        guard let last, version <= last else { return 0 }
+        return last + 1 - version
+    }
+}
