@@ -86,6 +86,37 @@ import Testing
         #expect(Self.failure(#"{"data":[{"id":"é","score":7}],"pagination":{"page":1}}"#) == nil)
     }
 
+    @Test func aByteOrderMarkIsSkippedAsTheDecoderSkipsIt() throws {
+        let text = #"{"data":[{"id":"a","score":"x"}],"pagination":{"page":1}}"#
+        let data = Data([0xEF, 0xBB, 0xBF] + Array(text.utf8))
+        let failure = try #require(Self.failure(data))
+        #expect(failure.path == "data[0].score")
+        #expect(failure.byteOffset == 3 + 27)
+        #expect(Self.failure(Data([0xEF, 0xBB, 0xBF] + Array(#"{"data":[],"pagination":{"page":1}}"#.utf8))) == nil)
+    }
+
+    @Test func anUnpairedSurrogateEscapeIsLocated() throws {
+        let text = #"{"data":[{"id":"ok","score":1},{"id":"\ud800","score":2}],"pagination":{"page":1}}"#
+        let failure = try #require(Self.failure(text))
+        #expect(failure.path == "data[1].id")
+        #expect(failure.byteOffset == 38)  // the backslash
+        #expect(failure.reason.contains("surrogate"))
+    }
+
+    /// The scanner's verdict on `\u` escapes is JSONDecoder's: surrogates only in pairs.
+    @Test(arguments: [
+        (#"["\u00e9"]"#, nil), (#"["\ud83d\ude00"]"#, nil), (#"["\uDBFF\uDFFF"]"#, nil),
+        (#"["\ud800"]"#, 2), (#"["\udc00"]"#, 2), (#"["a\ud800b"]"#, 3),
+        (#"["\ud800\u0041"]"#, 8), (#"["\ud800\ud800"]"#, 8), (#"["\ud83d"]"#, 2),
+    ] as [(String, Int?)])
+    func surrogateEscapesFollowTheDecoder(json: String, brokenAt offset: Int?) {
+        let data = Data(json.utf8)
+        let decoderAccepts = (try? JSONDecoder().decode([String].self, from: data)) != nil
+        let failure = JSONDecodingFailure(TestFailure(), in: data)
+        #expect(decoderAccepts == (offset == nil), "\(json)")
+        #expect(failure.byteOffset == offset, "\(json): \(failure)")
+    }
+
     // MARK: Property test against Foundation's parser
 
     /// A random JSON value as text, without `\u` escapes (whose surrogate rules differ

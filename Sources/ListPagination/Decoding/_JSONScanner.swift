@@ -76,6 +76,8 @@ struct _JSONScanner {
     // MARK: Grammar
 
     private mutating func document() throws(SyntaxError) {
+        // A UTF-8 byte order mark may start the document, as JSONDecoder allows.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
         skipWhitespace()
         try value(depth: 0)
         skipWhitespace()
@@ -169,6 +171,7 @@ struct _JSONScanner {
     }
 
     private mutating func escape() throws(SyntaxError) {
+        let start = offset
         offset += 1  // backslash
         guard offset < bytes.count else { throw error("unexpected end of data inside an escape") }
         switch bytes[offset] {
@@ -177,14 +180,40 @@ struct _JSONScanner {
             offset += 1
         case UInt8(ascii: "u"):
             offset += 1
-            for _ in 0..<4 {
-                guard offset < bytes.count else { throw error("unexpected end of data inside a \\u escape") }
-                guard Self.isHexDigit(bytes[offset]) else { throw error("\(describe(bytes[offset])) is not a hex digit in a \\u escape") }
-                offset += 1
+            let unit = try hexQuad()
+            // UTF-16 surrogates only come in pairs, a high one escaped right before a low
+            // one; JSONDecoder rejects any other use.
+            switch unit {
+            case 0xD800...0xDBFF:
+                let pairStart = offset
+                guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
+                    throw error("unpaired surrogate \\u\(Self.hex16(unit)) in a string", at: start)
+                }
+                offset += 2
+                let low = try hexQuad()
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw error("\\u\(Self.hex16(low)) cannot follow the surrogate \\u\(Self.hex16(unit))", at: pairStart)
+                }
+            case 0xDC00...0xDFFF:
+                throw error("unpaired surrogate \\u\(Self.hex16(unit)) in a string", at: start)
+            default:
+                break
             }
         case let byte:
             throw error("invalid escape \\\(describe(byte))")
         }
+    }
+
+    /// Reads the four hex digits of a `\u` escape.
+    private mutating func hexQuad() throws(SyntaxError) -> UInt16 {
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            guard offset < bytes.count else { throw error("unexpected end of data inside a \\u escape") }
+            guard let digit = Self.hexValue(bytes[offset]) else { throw error("\(describe(bytes[offset])) is not a hex digit in a \\u escape") }
+            unit = unit << 4 | UInt16(digit)
+            offset += 1
+        }
+        return unit
     }
 
     /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
@@ -273,7 +302,16 @@ struct _JSONScanner {
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func hex16(_ unit: UInt16) -> String {
+        String(hex(UInt8(unit >> 8)).dropFirst(2) + hex(UInt8(unit & 0xFF)).dropFirst(2))
     }
 }
