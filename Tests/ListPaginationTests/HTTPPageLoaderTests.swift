@@ -100,6 +100,14 @@ import Testing
             || cursors.requestURL(for: .token("c_a+b/c=")).absoluteString == "http://127.0.0.1:9/api/players?region=eu&after=c_a%2Bb/c=&limit=50")
     }
 
+    @Test func theEndpointsOwnQueryIsKeptAsWritten() {
+        // A `+` the endpoint wrote (a space, to most servers) and its own escapes stay as they are.
+        let search = Loader(url: URL(string: "http://127.0.0.1:9/api/players?q=top+players&tag=a%26b")!, mode: .pageNumber, pageSize: 25)
+        #expect(search.requestURL(for: .page(2)).absoluteString == "http://127.0.0.1:9/api/players?q=top+players&tag=a%26b&page=2&limit=25")
+        let bare = Loader(url: URL(string: "http://127.0.0.1:9/api/players?")!, mode: .offset)
+        #expect(bare.requestURL(for: nil).absoluteString == "http://127.0.0.1:9/api/players?offset=0&limit=50")
+    }
+
     @Test func serverErrorsFailTheLoadKeepRowsAndRetryReloadsTheSamePage() async throws {
         try await withFixtureServer { server in
             let loader = Self.loader(server, .pageNumber)

@@ -40,9 +40,15 @@ extension HTTPPageLoader {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             preconditionFailure("HTTPPageLoader cannot take \(url) apart into URL components")
         }
-        components.queryItems = (components.queryItems ?? []) + query
-        // `+` is literal in a query, but many servers read it as a space: encode it.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        // The endpoint's own query is kept byte for byte. In the parameters added here,
+        // `+` (literal in a query, but read as a space by many servers) is encoded.
+        var added = URLComponents()
+        added.queryItems = query
+        let addedQuery = (added.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = [components.percentEncodedQuery, addedQuery]
+            .compactMap { $0 }
+            .filter { !$0.isEmpty }
+            .joined(separator: "&")
         guard let result = components.url else {
             preconditionFailure("HTTPPageLoader cannot build a URL from \(components)")
         }
