@@ -104,4 +104,15 @@ import Testing
             expectInvariants(batch, context: context)
         }
     }
+
+    @Test("an offset out of range is a precondition failure that names the offset and the range")
+    func offsetOutOfRange() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = ListDataSource((0..<3).map { DataSourceItem(uid: "u\($0)", value: $0, index: Double($0)) })
+            let snapshot = await source.flush()
+            _ = snapshot[5]
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("snapshot offset 5 out of range 0..<3"), "\(message)")
+    }
 }
