@@ -90,4 +90,103 @@ import Testing
         #expect(source[id: 1]?.key == 1)
         #expect(source.index(of: 1) == 0)
     }
+
+    /// What a renderer read from its data source while rendering each batch, beside the batch.
+    final class ReadingRenderer: ListRenderer {
+        struct Reading: Sendable, Equatable {
+            var version: Int
+            var batchIDs: [Int]
+            var readVersion: Int
+            var readIDs: [Int]
+            var readCount: Int
+            /// For each row of the batch: `source[id:]` and `source.index(of:)` agree with it.
+            var lookupsAgree: Bool
+        }
+
+        let source: ListDataSource<TestRow>
+        let gate: DispatchSemaphore?
+        let readings = LockedState<[Reading]>([])
+
+        init(source: ListDataSource<TestRow>, gate: DispatchSemaphore? = nil) {
+            self.source = source
+            self.gate = gate
+        }
+
+        func render(_ batch: ChangeBatch<TestRow>) {
+            gate?.wait()
+            let ids = batch.new.map(\.id)
+            let lookupsAgree = batch.new.enumerated().allSatisfy { offset, row in
+                source[id: row.id] == row && source.index(of: row.id) == offset && source[offset] == row
+            }
+            let reading = Reading(
+                version: batch.version, batchIDs: ids, readVersion: source.snapshot.version,
+                readIDs: source.snapshot.map(\.id), readCount: source.count, lookupsAgree: lookupsAgree
+            )
+            readings.withLock { $0.append(reading) }
+        }
+
+        func expectEveryReadMatchesItsBatch(_ comment: Comment? = nil) {
+            let readings = readings.withLock { $0 }
+            #expect(!readings.isEmpty)
+            for reading in readings {
+                #expect(reading.readVersion == reading.version, comment)
+                #expect(reading.readIDs == reading.batchIDs, comment)
+                #expect(reading.readCount == reading.batchIDs.count, comment)
+                #expect(reading.lookupsAgree, comment)
+            }
+        }
+    }
+
+    @Test("inside render, reads show exactly the batch being applied, not the one before")
+    func readsInsideRenderSeeTheBatch() async {
+        let source = ListDataSource<TestRow>()
+        let renderer = ReadingRenderer(source: source)
+        source.attach(renderer)
+        for id in 1...5 {
+            source.add(TestRow(id: id, key: 10 - id))
+            _ = await source.flush()
+        }
+        source.remove(ids: [2])
+        _ = await source.flush()
+        #expect(renderer.readings.withLock { $0.map(\.version) } == [0, 1, 2, 3, 4, 5, 6])
+        renderer.expectEveryReadMatchesItsBatch()
+    }
+
+    @Test("inside the attach batch, reads do not run ahead to versions computed since")
+    func readsInsideTheAttachBatchDoNotRunAhead() async throws {
+        let source = ListDataSource<TestRow>((0..<3).map { TestRow(id: $0, key: $0) })
+        let gate = DispatchSemaphore(value: 0)
+        let renderer = ReadingRenderer(source: source, gate: gate)
+        source.attach(renderer)
+        source.add((10..<20).map { TestRow(id: $0, key: $0) })
+        // The renderer is held before its attach batch; wait for version 2 to be computed.
+        while source.snapshot.version < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        gate.signal()
+        gate.signal()
+        _ = await source.flush()
+        #expect(renderer.readings.withLock { $0.map(\.readCount) } == [3, 13])
+        renderer.expectEveryReadMatchesItsBatch()
+    }
+
+    @Test("with a slow renderer behind, a fast one still reads exactly its own batches")
+    func eachRendererReadsItsOwnBatch() async throws {
+        let source = ListDataSource<TestRow>()
+        let gate = DispatchSemaphore(value: 1)  // lets the slow renderer's attach batch through
+        let slow = ReadingRenderer(source: source, gate: gate), fast = ReadingRenderer(source: source)
+        source.attach(slow)
+        source.attach(fast)
+        while slow.readings.withLock({ $0.count }) < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        for id in 1...4 {
+            source.add(TestRow(id: id, key: id))
+            // Wait for the fast renderer only: the slow one is held on version 1.
+            while fast.readings.withLock({ $0.last?.version }) != id { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(source.count == 0)  // outside render: what every renderer has rendered
+        for _ in 1...4 { gate.signal() }
+        _ = await source.flush()
+        #expect(fast.readings.withLock { $0.count } == 5 && slow.readings.withLock { $0.count } == 5)
+        fast.expectEveryReadMatchesItsBatch("fast")
+        slow.expectEveryReadMatchesItsBatch("slow")
+        #expect(source.count == 4)
+    }
 }

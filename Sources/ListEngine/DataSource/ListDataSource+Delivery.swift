@@ -32,7 +32,7 @@ extension ListDataSource {
 
     /// The batches as an async sequence: the attach batch, then every later batch.
     ///
-    /// Ending the iteration (or dropping the stream) detaches it.
+    /// Cancelling the task that iterates it, or dropping the stream, detaches it.
     /// ```swift
     /// for await batch in source.batches() { print(batch.version) }
     /// ```
@@ -200,8 +200,12 @@ extension ListDataSource {
     }
 
     /// Runs the renderer and records what it shows. Called on the renderer's queue.
+    ///
+    /// While it renders, this data source's reads on this thread return `batch.new`.
     @inlinable func _deliver(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
-        box.deliver(batch)
+        _RenderingContext.current.withValue(.init(source: ObjectIdentifier(self), snapshot: batch.new)) {
+            box.deliver(batch)
+        }
         _shared.withLock { $0.ledger.rendered(box.token, batch.new) }
     }
 

@@ -1,12 +1,22 @@
 extension ListDataSource {
-    /// The latest delivered snapshot: the newest version every attached renderer has
-    /// rendered (or the newest computed version when no renderer has rendered yet).
+    /// The latest delivered snapshot.
     ///
-    /// A renderer that reads the data source while rendering sees rows consistent with
-    /// what it has applied. To wait for your own mutations, use ``flush()``.
-    /// - Complexity: O(*r*) for *r* renderers.
+    /// - Inside ``ListRenderer/render(_:)``, this is the `new` snapshot of the batch being
+    ///   rendered, for every renderer: a renderer that reads the data source while it
+    ///   applies a batch sees exactly the rows it is applying (its attach batch included),
+    ///   whatever the other renderers have rendered.
+    /// - Elsewhere, it is the newest version that every renderer has rendered (renderers
+    ///   that have not rendered their attach batch yet do not count), or the newest
+    ///   computed version when no renderer has rendered anything.
+    ///
+    /// To wait for your own mutations, use ``flush()``.
+    /// - Complexity: O(1).
     @inlinable public var snapshot: ListSnapshot<Item> {
-        _shared.withLock { $0.ledger.delivered }
+        if let rendering = _RenderingContext.current.get(), rendering.source == ObjectIdentifier(self),
+           let snapshot = rendering.snapshot as? ListSnapshot<Item> {
+            return snapshot
+        }
+        return _shared.withLock { $0.ledger.delivered }
     }
 
     /// The number of rows in ``snapshot``.

@@ -41,7 +41,7 @@ extension Paginator {
     /// from here (that would hammer a failing server while the user scrolls); use
     /// ``retry()``. The count is the data source's delivered ``ListDataSource/count``.
     /// - Parameter offset: the row's offset in the list, not negative.
-    /// - Complexity: O(*r*) for *r* renderers attached to the data source.
+    /// - Complexity: O(1).
     public func itemDidAppear(at offset: Int) {
         precondition(offset >= 0, "itemDidAppear(at:) needs a row offset, got \(offset)")
         let count = dataSource.count
