@@ -90,5 +90,45 @@ import Testing
             #expect(recorder.replayedRows() == Array(final), "\(name) replay differs from the final snapshot")
         }
     }
-}
 
+    @Test("renderers attached while 4 tasks mutate each start with an attach batch and see every later version", arguments: 0..<3)
+    func attachWhileMutating(round: Int) async {
+        let source = ListDataSource<TestRow>()
+        let recorders = LockedState<[BatchRecorder<TestRow>]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var rng = SplitMix64(seed: UInt64(round * 10 + worker))
+                    for step in 0..<400 {
+                        let id = rng.int(in: 0..<80)
+                        if rng.chance(0.3) {
+                            source.remove(ids: [id])
+                        } else {
+                            source.add(TestRow(id: id, key: rng.int(in: 0..<10), payload: step))
+                        }
+                        if step % 40 == 0 { await Task.yield() }
+                    }
+                }
+            }
+            group.addTask {
+                for index in 0..<20 {
+                    let recorder = BatchRecorder<TestRow>(delayMicroseconds: index % 3 == 0 ? 100 : 0)
+                    let queue = index % 2 == 0 ? nil : DispatchQueue(label: "renderer-\(index)", attributes: .concurrent)
+                    source.attach(recorder, on: queue)
+                    recorders.withLock { $0.append(recorder) }
+                    await Task.yield()
+                }
+            }
+        }
+        let final = await source.flush()
+        for (index, recorder) in recorders.withLock({ $0 }).enumerated() {
+            let batches = recorder.batches
+            #expect(batches.first?.old.version == 0, "renderer \(index) did not start with an attach batch")
+            for (earlier, later) in zip(batches, batches.dropFirst()) {
+                #expect(later.old.version == earlier.new.version && later.version == earlier.version + 1, "renderer \(index)")
+            }
+            #expect(batches.last?.version == final.version, "renderer \(index)")
+            #expect(recorder.replayedRows() == Array(final), "renderer \(index)")
+        }
+    }
+}

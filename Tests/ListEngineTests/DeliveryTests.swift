@@ -189,4 +189,29 @@ import Testing
         slow.expectEveryReadMatchesItsBatch("slow")
         #expect(source.count == 4)
     }
+
+    @Test("renderers on .main and on a caller's queue get every batch, and flush waits for both")
+    func mainAndCallerQueues() async {
+        let source = ListDataSource<TestRow>()
+        let onMain = BatchRecorder<TestRow>(), onQueue = BatchRecorder<TestRow>(delayMicroseconds: 2_000)
+        source.attach(onMain, on: .main)
+        source.attach(onQueue, on: DispatchQueue(label: "caller", attributes: .concurrent))
+        for id in 0..<5 {
+            source.add(TestRow(id: id, key: id))
+            let snapshot = await source.flush()
+            #expect(onMain.batches.last?.version == snapshot.version)
+            #expect(onQueue.batches.last?.version == snapshot.version)
+        }
+        #expect(onMain.replayedRows() == Array(source.snapshot))
+        #expect(onQueue.replayedRows() == Array(source.snapshot))
+    }
+
+    @Test("remove(_ items) removes by id, whatever the items hold")
+    func removeItemsByID() async {
+        let source = ListDataSource<TestRow>([TestRow(id: 1, key: 1), TestRow(id: 2, key: 2)])
+        source.remove([TestRow(id: 1, key: 99, payload: 5), TestRow(id: 7, key: 0)])
+        let rows = await source.flush()
+        #expect(rows.map(\.id) == [2])
+        #expect(rows.version == 2)
+    }
 }

@@ -1,5 +1,7 @@
+import Dispatch
 import ListEngine
 import ListTestSupport
+import Synchronization
 import Testing
 
 /// Random mutation sequences, checked batch by batch against the slow oracle.
@@ -180,6 +182,99 @@ import Testing
                 expectInvariants(batch, context: context)
             }
         }
+    }
+
+    /// Items for a coalesced run: new ids, equal re-adds, content-only changes and
+    /// re-keyed rows, about as many of each as the pool allows.
+    static func randomItems(_ rng: inout SplitMix64, oracle: ListOracle<TestRow>, count: Int, idPool: Int, keys: Int) -> [TestRow] {
+        (0..<count).map { _ -> TestRow in
+            let id = rng.int(in: 0..<idPool)
+            guard let existing = oracle.rows.first(where: { $0.id == id }), rng.chance(0.7) else {
+                return TestRow(id: id, key: rng.int(in: 0..<keys))
+            }
+            switch rng.int(in: 0..<3) {
+            case 0: return existing
+            case 1: return TestRow(id: id, key: existing.key, payload: existing.payload + 1)
+            default: return TestRow(id: id, key: rng.int(in: 0..<keys), payload: existing.payload)
+            }
+        }
+    }
+
+    /// Several `add` and `remove` calls held back and then taken by one drain: the one
+    /// batch they make is the oracle's (same deletions, insertions and reloads, the
+    /// fewest moves, none of an untouched row), on lists large enough for the one-pass
+    /// bulk edit, with and without ties.
+    @Test("coalesced runs of calls give the oracle's batch, with minimal moves", arguments: 0..<40)
+    func coalescedRunsMatchTheOracle(seed: UInt64) async {
+        var rng = SplitMix64(seed: seed &+ 7_000)
+        let keys = seed % 2 == 0 ? 1_000_000 : 200  // almost no ties, or many
+        let initial = (0..<800).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
+        let less: @Sendable (TestRow, TestRow) -> Bool = { $0.key < $1.key }
+        let source = ListDataSource<TestRow>(initial, sortedBy: less)
+        var oracle = ListOracle<TestRow>(sortedBy: less)
+        oracle.add(initial)
+        let recorder = BatchRecorder<TestRow>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        for round in 0..<3 {
+            // Hold the diff queue inside a re-sort to the same order (which makes no
+            // batch), so that every call below is taken by the next drain.
+            let hold = DiffQueueHold()
+            source.sort(by: { hold.holdOnce(); return $0.key < $1.key })
+            hold.entered.wait()
+            oracle.beginBatch()
+            var log: [String] = []
+            for _ in 0..<rng.int(in: 2..<5) {
+                if rng.chance(0.3) {
+                    let ids = (0..<rng.int(in: 10..<40)).map { _ in rng.int(in: 0..<900) }
+                    oracle.remove(ids: ids)
+                    source.remove(ids: ids)
+                    log.append("remove \(ids)")
+                } else {
+                    let items = Self.randomItems(&rng, oracle: oracle, count: rng.int(in: 10..<40), idPool: 900, keys: keys)
+                    oracle.add(items)
+                    source.add(items)
+                    log.append("add \(items)")
+                }
+            }
+            hold.release.signal()
+            let snapshot = await source.flush()
+            let batches = recorder.take()
+            let expected = oracle.expectedBatch()
+            let context = "seed \(seed) round \(round): \(log.joined(separator: "; "))"
+            #expect(Array(snapshot) == oracle.rows, "rows differ — \(context)")
+            guard batches.count == 1, let batch = batches.first else {
+                #expect(expected.isEmpty && batches.isEmpty, "expected one batch, got \(batches.count) — \(context)")
+                continue
+            }
+            #expect(batch.deletions == expected.deletions, "deletions — \(context)")
+            #expect(batch.insertions == expected.insertions, "insertions — \(context)")
+            #expect(batch.reloads == expected.reloads, "reloads — \(context)")
+            #expect(batch.moves.count == expected.minimumMoves, "\(batch.moves.count) moves, minimum \(expected.minimumMoves) — \(context)")
+            if let movable = expected.movable {
+                for move in batch.moves {
+                    #expect(movable.contains(batch.old[move.from].id), "an untouched row moved — \(context)")
+                }
+            }
+            expectInvariants(batch, context: context)
+        }
+    }
+}
+
+/// Holds the diff queue inside a comparator call, the first time it is called, until
+/// released.
+final class DiffQueueHold: Sendable {
+    /// Signalled when the diff queue is held.
+    let entered = DispatchSemaphore(value: 0)
+    /// Signal to let the diff queue go on.
+    let release = DispatchSemaphore(value: 0)
+    private let armed = Atomic<Bool>(true)
+
+    func holdOnce() {
+        guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        entered.signal()
+        release.wait()
     }
 }
 
