@@ -112,7 +112,9 @@ import Testing
             let snapshot = await source.flush()
             _ = snapshot[5]
         }
+        #if DEBUG  // optimized builds drop precondition messages
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("snapshot offset 5 out of range 0..<3"), "\(message)")
+        #endif
     }
 }

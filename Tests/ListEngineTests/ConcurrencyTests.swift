@@ -123,7 +123,9 @@ import Testing
         let final = await source.flush()
         for (index, recorder) in recorders.withLock({ $0 }).enumerated() {
             let batches = recorder.batches
-            #expect(batches.first?.old.version == 0, "renderer \(index) did not start with an attach batch")
+            let attach = batches.first
+            #expect(attach?.old.version == 0 && attach?.old.isEmpty == true && attach?.insertions.count == attach?.new.count,
+                    "renderer \(index) did not start with an attach batch")
             for (earlier, later) in zip(batches, batches.dropFirst()) {
                 #expect(later.old.version == earlier.new.version && later.version == earlier.version + 1, "renderer \(index)")
             }

@@ -1,6 +1,7 @@
 import Dispatch
 import ListEngine
 import ListTestSupport
+import Synchronization
 import Testing
 
 @Suite struct DeliveryTests {
@@ -160,7 +161,7 @@ import Testing
         source.attach(renderer)
         source.add((10..<20).map { TestRow(id: $0, key: $0) })
         // The renderer is held before its attach batch; wait for version 2 to be computed.
-        while source.snapshot.version < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        await waitUntil("version 2 is computed") { source.snapshot.version >= 2 }
         gate.signal()
         gate.signal()
         _ = await source.flush()
@@ -175,11 +176,11 @@ import Testing
         let slow = ReadingRenderer(source: source, gate: gate), fast = ReadingRenderer(source: source)
         source.attach(slow)
         source.attach(fast)
-        while slow.readings.withLock({ $0.count }) < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        await waitUntil("the slow renderer rendered its attach batch") { slow.readings.withLock { $0.count } >= 1 }
         for id in 1...4 {
             source.add(TestRow(id: id, key: id))
             // Wait for the fast renderer only: the slow one is held on version 1.
-            while fast.readings.withLock({ $0.last?.version }) != id { try await Task.sleep(for: .milliseconds(1)) }
+            await waitUntil("the fast renderer rendered version \(id)") { fast.readings.withLock { $0.last?.version } == id }
         }
         #expect(source.count == 0)  // outside render: what every renderer has rendered
         for _ in 1...4 { gate.signal() }
@@ -213,5 +214,33 @@ import Testing
         let rows = await source.flush()
         #expect(rows.map(\.id) == [2])
         #expect(rows.version == 2)
+    }
+
+    @Test("a task started inside render reads what everyone has rendered, not the batch that started it", .timeLimit(.minutes(1)))
+    func aTaskStartedInRenderDoesNotKeepTheBatch() async {
+        final class TaskStartingRenderer: ListRenderer {
+            let source: ListDataSource<TestRow>
+            let requests = AsyncStream.makeStream(of: Void.self)
+            let reads = AsyncStream.makeStream(of: Int.self)
+            let started = Atomic<Bool>(false)
+
+            init(source: ListDataSource<TestRow>) { self.source = source }
+
+            func render(_ batch: ChangeBatch<TestRow>) {
+                guard !started.exchange(true, ordering: .relaxed) else { return }
+                let (source, requests, reads) = (source, requests.stream, reads.continuation)
+                Task { for await _ in requests { reads.yield(source.snapshot.version) } }
+            }
+        }
+        let source = ListDataSource<TestRow>()
+        let renderer = TaskStartingRenderer(source: source)
+        source.attach(renderer)
+        for id in 1...3 {
+            source.add(TestRow(id: id, key: id))
+            _ = await source.flush()
+        }
+        renderer.requests.continuation.yield()
+        var reads = renderer.reads.stream.makeAsyncIterator()
+        #expect(await reads.next() == 3)
     }
 }

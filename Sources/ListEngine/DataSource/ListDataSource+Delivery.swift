@@ -32,7 +32,11 @@ extension ListDataSource {
 
     /// The batches as an async sequence: the attach batch, then every later batch.
     ///
-    /// Cancelling the task that iterates it, or dropping the stream, detaches it.
+    /// Cancelling the task that iterates it, or dropping the stream, detaches it. A batch
+    /// counts as rendered once it is in the stream, so reads of the data source in the
+    /// loop body may be ahead of the batch in hand: use `batch.new` for its rows.
+    /// - Returns: the stream of batches.
+    /// - Complexity: O(1) on the caller.
     /// ```swift
     /// for await batch in source.batches() { print(batch.version) }
     /// ```
@@ -203,7 +207,7 @@ extension ListDataSource {
     ///
     /// While it renders, this data source's reads on this thread return `batch.new`.
     @inlinable func _deliver(_ batch: ChangeBatch<Item>, to box: _RendererBox<Item>) {
-        _RenderingContext.current.withValue(.init(source: ObjectIdentifier(self), snapshot: batch.new)) {
+        _RenderingContext.rendering(batch.new, of: ObjectIdentifier(self)) {
             box.deliver(batch)
         }
         _shared.withLock { $0.ledger.rendered(box.token, batch.new) }

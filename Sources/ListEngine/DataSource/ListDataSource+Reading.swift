@@ -12,9 +12,8 @@ extension ListDataSource {
     /// To wait for your own mutations, use ``flush()``.
     /// - Complexity: O(1).
     @inlinable public var snapshot: ListSnapshot<Item> {
-        if let rendering = _RenderingContext.current.get(), rendering.source == ObjectIdentifier(self),
-           let snapshot = rendering.snapshot as? ListSnapshot<Item> {
-            return snapshot
+        if let rendering = _RenderingContext.snapshot(of: ObjectIdentifier(self), as: Item.self) {
+            return rendering
         }
         return _shared.withLock { $0.ledger.delivered }
     }

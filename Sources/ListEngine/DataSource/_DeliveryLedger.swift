@@ -17,12 +17,12 @@ import Synchronization
     }
 }
 
-/// Which renderers receive batches, and which snapshot reads should see.
+/// Which renderers receive batches, and which snapshot reads outside a renderer see.
 ///
-/// Reads (`snapshot`, `count`, subscripts) see the newest version that every renderer
-/// has finished rendering, so a renderer that reads the data source while rendering a
-/// batch never sees rows it has not applied yet. With no renderer that has rendered
-/// anything, reads see the newest computed version.
+/// Reads (`snapshot`, `count`, subscripts) made outside `render(_:)` see the newest
+/// version that every renderer has finished rendering; with no renderer that has
+/// rendered anything, the newest computed version. (Reads inside `render(_:)` see that
+/// batch's snapshot; see `_RenderingContext`.)
 @usableFromInline struct _DeliveryLedger<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline struct Entry: Sendable {
         @usableFromInline let box: _RendererBox<Item>
