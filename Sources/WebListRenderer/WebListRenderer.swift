@@ -53,13 +53,16 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     ///   O(*n*) for a snapshot.
     public func render(_ batch: ChangeBatch<Item>) {
         let (continues, versionOffset) = rendered.withLock { rendered in
-            let continues = rendered?.snapshot.version == batch.old.version
+            let continues = rendered.map { WebListMessage.continues($0.snapshot, with: batch) } ?? false
             let versionOffset = continues
                 ? rendered?.versionOffset ?? 0
                 : WebListMessage.versionOffset(restartingAt: batch.new.version, after: rendered.map { $0.snapshot.version + $0.versionOffset })
             rendered = (batch.new, versionOffset)
             return (continues, versionOffset)
         }
+        // An attach batch of an empty list at version 0, after an empty list at version 0:
+        // nothing to send.
+        if continues && batch.new.version == batch.old.version { return }
         let message = continues ? format.message(for: batch) : format.snapshotMessage(for: batch.new)
         send(WebListFrame(message.shiftingVersions(by: versionOffset)))
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import ListTestSupport
 import Synchronization
 import Testing
@@ -254,5 +255,68 @@ struct WebListHubTests {
         #expect(snapshot.version == 10)
         var fresh = WebListReplica()
         #expect(fresh.apply(json: snapshot.json) == .applied && fresh.rows == wireRows(second.snapshot))
+    }
+
+    @Test func movedFromAnEmptyListToAnotherEmptyListEveryFrameApplies() async throws {
+        let first = ListDataSource<TestRow>(), second = ListDataSource<TestRow>()
+        let hub = WebListHub(format: testRowFormat)
+        let token = first.attach(hub)
+        await first.flush()
+        var iterator = hub.subscribe().makeAsyncIterator()
+        var replica = WebListReplica()
+        let snapshot = try #require(await iterator.next())
+        #expect(replica.apply(json: snapshot.json) == .applied)
+        first.detach(token)
+        second.attach(hub)
+        await second.flush()
+        second.add(TestRow(id: 1, key: 1))
+        await second.flush()
+        let batch = try #require(await iterator.next())
+        #expect(batch.kind == .batch && replica.apply(json: batch.json) == .applied, "\(batch.json)")
+        #expect(replica.rows == wireRows(second.snapshot))
+        #expect(hub.statistics.batches == 1)
+    }
+
+    @Test func movedWhileTheOldListsBatchIsStillRenderingItEndsWithTheNewList() async throws {
+        /// Holds the formatting of one row, once, until released.
+        final class FormatHold: Sendable {
+            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let armed = Atomic<Bool>(true)
+            func pass(_ id: Int, holding held: Int) {
+                guard id == held, armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+                entered.signal()
+                release.wait()
+            }
+        }
+        let hold = FormatHold()
+        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
+            hold.pass(row.id, holding: 2)
+            return HTML.raw(testRowFormat.row(row).html)
+        }
+        let first = ListDataSource([TestRow(id: 1, key: 1)])  // version 1
+        let hub = WebListHub(format: format)
+        let token = first.attach(hub)
+        await first.flush()
+        var iterator = hub.subscribe().makeAsyncIterator()
+        var replica = WebListReplica()
+        #expect(replica.apply(json: try #require(await iterator.next()).json) == .applied)
+        first.add(TestRow(id: 2, key: 2))  // the hub's render of version 2 is held while formatting
+        await Task.detached { hold.entered.wait() }.value
+        first.detach(token)  // a render already running goes on
+        let second = ListDataSource([TestRow(id: 101, key: 101)])  // version 1
+        second.attach(hub)
+        hold.release.signal()
+        await second.flush()
+        // The first list's batch (version 2) was published before the second list's
+        // snapshot (version 3), which replaced it in the client's queue if still unread.
+        #expect(hub.version == 3)
+        while replica.version != 3 {
+            let frame = try #require(await iterator.next())
+            #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)")
+        }
+        #expect(replica.rows == wireRows(second.snapshot))
+        var fresh = WebListReplica()
+        #expect(fresh.apply(json: try #require(hub.snapshotFrame()).json) == .applied)
+        #expect(fresh.rows == wireRows(second.snapshot))
     }
 }

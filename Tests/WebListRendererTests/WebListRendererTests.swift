@@ -82,6 +82,38 @@ struct WebListRendererTests {
         #expect(replica.rows == wireRows(second.snapshot))
     }
 
+    @Test func movedFromAnEmptyListToAnotherEmptyListEveryFrameApplies() async throws {
+        let first = ListDataSource<TestRow>(), second = ListDataSource<TestRow>()  // both at version 0
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        first.detach(token)
+        second.attach(renderer)
+        await second.flush()
+        second.add(TestRow(id: 1, key: 1))
+        await second.flush()
+        #expect(log.all.map(\.kind) == [.snapshot, .batch])
+        var replica = WebListReplica()
+        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
+        #expect(replica.rows == wireRows(second.snapshot))
+    }
+
+    @Test func aBatchAfterAChangeThatKeptTheRowsStillContinues() async throws {
+        let source = ListDataSource((1...5).map { TestRow(id: $0, key: $0) })
+        let log = FrameLog()
+        source.attach(WebListRenderer(format: testRowFormat, send: log.append))
+        await source.flush()
+        // A new order that keeps every row where it was makes no batch, but new storage.
+        source.sort(by: { ($0.key, $0.id) < ($1.key, $1.id) })
+        source.add(TestRow(id: 6, key: 6))
+        await source.flush()
+        #expect(log.all.map(\.kind) == [.snapshot, .batch])
+        var replica = WebListReplica()
+        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
+        #expect(replica.rows == wireRows(source.snapshot))
+    }
+
     @Test func movedToAListWithHigherVersionsItKeepsTheListsVersions() async throws {
         let first = await Self.list(ids: 1 ... 2)        // version 2
         let second = await Self.list(ids: 101 ... 105)   // version 5

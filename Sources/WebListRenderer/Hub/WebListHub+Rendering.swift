@@ -10,11 +10,20 @@ extension WebListHub {
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows to encode, then O(1)
     ///   per client, for *c* changes and *n* rows; never waits for a client.
     public func render(_ batch: ChangeBatch<Item>) {
-        // Only `render` changes `current`, and renders never overlap (ListRenderer's
-        // contract), so reading it here and writing it below cannot race.
+        let waiters = _renderLock.withLock { _ in _publish(batch) }
+        for (waiter, entry) in waiters { waiter.resume(returning: entry) }
+    }
+
+    /// Updates `current` and every client's queue for `batch`; returns the readers to
+    /// wake. Runs under `_renderLock`: only it changes `current`, and renders of one hub
+    /// attached to two lists at once (a render of a list it was just detached from may
+    /// still be running) must not interleave between reading `current` and writing it.
+    func _publish(_ batch: ChangeBatch<Item>) -> [(_Waiter, _Entry)] {
         let previous = _state.withLock { $0.current }
         let waiters: [(_Waiter, _Entry)]
-        if let previous, previous.snapshot.version == batch.old.version {
+        if let previous, WebListMessage.continues(previous.snapshot, with: batch) {
+            // An attach batch of an empty list at version 0 after another: nothing changes.
+            if batch.new.version == batch.old.version { return [] }
             let frame = WebListFrame(format.message(for: batch).shiftingVersions(by: previous.versionOffset))
             let latest = _HubSnapshot(snapshot: batch.new, versionOffset: previous.versionOffset)
             waiters = _state.withLock { state in
@@ -42,6 +51,6 @@ extension WebListHub {
                 return waiters
             }
         }
-        for (waiter, entry) in waiters { waiter.resume(returning: entry) }
+        return waiters
     }
 }

@@ -77,6 +77,8 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     }
 
     let _state = LockedState(_State())
+    /// Held for the whole of each render; see `_publish(_:)`.
+    let _renderLock = LockedState(())
     /// The most recently formatted snapshot frame, shared by every client that reads it.
     let _snapshotCache = LockedState<WebListFrame?>(nil)
 

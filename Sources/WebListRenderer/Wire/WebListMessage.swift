@@ -60,12 +60,27 @@ public enum WebListMessage: Hashable, Sendable {
 
 extension WebListMessage {
     /// The message with `offset` added to its versions; its rows and steps are unchanged.
+    ///
+    /// - Complexity: O(1) (the rows and steps are shared, not copied).
     func shiftingVersions(by offset: Int) -> WebListMessage {
         guard offset != 0 else { return self }
         switch self {
         case .snapshot(let version, let items): return .snapshot(version: version + offset, items: items)
         case .batch(let from, let to, let steps): return .batch(from: from + offset, to: to + offset, steps: steps)
         }
+    }
+
+    /// Whether `batch` continues from `shown`, the last snapshot a renderer sent: the
+    /// batch starts from those very rows. Equal version numbers are not enough, since a
+    /// renderer moved between lists can see the same number from two lists.
+    ///
+    /// - Complexity: O(1) when `shown` is `batch.old` (always, within one list), or the
+    ///   versions differ; O(*n*) to compare the rows otherwise (after a move to another
+    ///   list with the same version, or after a change that left a list's rows as they
+    ///   were under a new order).
+    static func continues<Item>(_ shown: ListSnapshot<Item>, with batch: ChangeBatch<Item>) -> Bool {
+        guard shown.version == batch.old.version else { return false }
+        return shown.isIdentical(to: batch.old) || shown.elementsEqual(batch.old)
     }
 
     /// What a renderer adds to a list's versions to number its messages, when its stream
@@ -78,6 +93,8 @@ extension WebListMessage {
     /// their versions pass its own. Shifting keeps the wire versions of one renderer
     /// increasing: the restart snapshot is numbered `last + 1` when the list's own version
     /// is not above `last`, and keeps the list's version otherwise.
+    ///
+    /// - Complexity: O(1).
     static func versionOffset(restartingAt version: Int, after last: Int?) -> Int {
         guard let last, version <= last else { return 0 }
         return last + 1 - version
