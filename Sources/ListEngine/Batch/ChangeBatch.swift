@@ -42,6 +42,18 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
     public let reloads: [Int]
 
     /// Creates a batch from its parts. The parts must describe the step from `old` to `new`.
+    ///
+    /// The parts are not checked; a renderer trusts them.
+    ///
+    /// - Parameters:
+    ///   - old: the rows before the change.
+    ///   - new: the rows after the change.
+    ///   - deletions: ascending offsets in `old` of rows whose id is not in `new`.
+    ///   - insertions: ascending offsets in `new` of rows whose id is not in `old`.
+    ///   - moves: rows in both snapshots that changed place, ordered by destination.
+    ///   - reloads: ascending offsets in `new` of rows in both snapshots whose content
+    ///     changed.
+    /// - Complexity: O(1).
     @inlinable public init(old: ListSnapshot<Item>, new: ListSnapshot<Item>, deletions: [Int], insertions: [Int], moves: [ListMove], reloads: [Int]) {
         self.old = old
         self.new = new
@@ -53,10 +65,14 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
 
     /// The version of `new`: one more than `old.version`, except for the attach batch
     /// that brings a newly attached renderer from the empty list to the current one.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var version: Int { new.version }
 
     /// Whether the batch changes nothing. Only an attach batch for an empty list is empty;
     /// mutations that change nothing deliver no batch.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && reloads.isEmpty }
 
     /// The batch that brings a renderer from the empty list to `snapshot`.
@@ -73,6 +89,9 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
 }
 
 extension ChangeBatch: CustomStringConvertible {
+    /// The versions and the four sets, for debugging.
+    ///
+    /// - Complexity: O(*k*) for *k* offsets and moves in the batch.
     @inlinable public var description: String {
         "ChangeBatch(v\(old.version)→v\(new.version), deletions: \(deletions), insertions: \(insertions), moves: \(moves), reloads: \(reloads))"
     }

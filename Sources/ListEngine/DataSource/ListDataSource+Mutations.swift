@@ -12,6 +12,8 @@ extension ListDataSource {
 
     /// Adds or updates one item.
     ///
+    /// Returns at once; the batch is computed on the diff queue.
+    /// - Parameter item: the item; if its id is known, it replaces the stored item.
     /// - Complexity: O(1) on the caller; O(log *n*) on the diff queue.
     @inlinable public func add(_ item: Item) {
         _submit(.add([item]))
@@ -19,14 +21,18 @@ extension ListDataSource {
 
     /// Removes the rows with these ids; unknown ids are ignored.
     ///
-    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
+    /// Returns at once; the batch is computed on the diff queue.
+    /// - Parameter ids: the ids of the rows to remove.
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue, *k* = ids passed.
     @inlinable public func remove(ids: some Sequence<Item.ID>) {
         _submit(.remove(Array(ids)))
     }
 
     /// Removes the rows with the ids of these items (their content is not compared).
     ///
-    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue.
+    /// Returns at once; the batch is computed on the diff queue.
+    /// - Parameter items: items whose ids name the rows to remove.
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue, *k* = items passed.
     @inlinable public func remove(_ items: some Sequence<Item>) {
         _submit(.remove(items.map { $0.id }))
     }
@@ -42,7 +48,9 @@ extension ListDataSource {
     ///
     /// This is the path for a refresh from a server: rows that are unchanged stay,
     /// changed ones reload or move, and the renderer gets one batch.
-    /// - Complexity: O(*n* + *k* log *n*) on the diff queue.
+    /// - Parameter items: the new rows, in any order; a repeated id means the last one wins.
+    /// - Complexity: O(*k*) on the caller; O(*n* + *k* log *n*) on the diff queue,
+    ///   *k* = items passed.
     @inlinable public func replaceAll(with items: some Sequence<Item>) {
         _submit(.replaceAll(Array(items)))
     }

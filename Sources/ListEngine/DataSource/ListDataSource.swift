@@ -37,9 +37,10 @@ import Synchronization
 /// let players = ListDataSource<DataSourceItem<String>>()
 /// let token = players.attach(MyTableAdapter(), on: .main)
 /// players.add([DataSourceItem(uid: "b", value: "Bo", index: 2),
-///              DataSourceItem(uid: "a", value: "Al", index: 1)])  // renderer: insert 0, 1
-/// players.add([DataSourceItem(uid: "b", value: "Bo", index: 0)])  // renderer: move 1 → 0
-/// let rows = await players.flush()                                 // [b, a]
+///              DataSourceItem(uid: "a", value: "Al", index: 1)])
+/// await players.flush()                                            // renderer: insert 0, 1
+/// players.add([DataSourceItem(uid: "b", value: "Bo", index: 0)])
+/// let rows = await players.flush()                                 // renderer: move 1 → 0, reload 0; rows [b, a]
 /// players.detach(token)
 /// ```
 ///
@@ -82,6 +83,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 
     /// Creates an empty list ordered by `areInIncreasingOrder` (default: the items' `<`).
     ///
+    /// - Parameter areInIncreasingOrder: the row order; defaults to the items' `<`.
     /// - Complexity: O(1).
     @inlinable public convenience init(sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool = { $0 < $1 }) {
         self.init([Item](), sortedBy: areInIncreasingOrder)
@@ -89,6 +91,8 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS` — only a
     /// comparator that is not a strict weak order causes this. Always 0 without the flag.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var _orderViolationCount: Int { _orderViolations.load(ordering: .relaxed) }
 }
 

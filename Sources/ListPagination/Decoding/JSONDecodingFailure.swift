@@ -11,7 +11,7 @@ import Foundation
 /// do {
 ///     let page = try JSONDecodingFailure.decode(Envelope.self, from: data)
 /// } catch {
-///     print(error)  // data[3].score, line 5, column 42 (byte 371): expected Int, found a string
+///     print(error)  // data[3].score, line 6, column 11 (byte 64): expected Int: Expected to decode Int but found a string instead.
 /// }
 /// ```
 public struct JSONDecodingFailure: Error, Sendable, Hashable {

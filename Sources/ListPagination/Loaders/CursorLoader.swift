@@ -22,6 +22,11 @@ public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendabl
         public var nextCursor: Token?
 
         /// Creates a response.
+        ///
+        /// - Parameters:
+        ///   - items: the rows of the page.
+        ///   - nextCursor: the cursor of the next page; `nil` when this is the last page.
+        /// - Complexity: O(1).
         public init(items: [Item], nextCursor: Token?) {
             self.items = items
             self.nextCursor = nextCursor
@@ -37,6 +42,7 @@ public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendabl
     /// - Parameters:
     ///   - limit: rows per page, at least 1.
     ///   - fetch: loads the page after `cursor` (the first page when `nil`).
+    /// - Complexity: O(1); nothing is loaded until the first ``loadPage(at:)``.
     public init(limit: Int, fetch: @escaping @Sendable (_ cursor: Token?, _ limit: Int) async throws -> Response) {
         precondition(limit >= 1, "CursorLoader needs a limit of at least 1, got \(limit)")
         self.limit = limit
@@ -44,6 +50,12 @@ public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendabl
     }
 
     /// Loads the page after `cursor` (the first page when `nil`).
+    ///
+    /// - Parameter cursor: the server's cursor of the page; `nil` for the first page.
+    /// - Returns: the page's rows and the server's cursor of the next page (`nil` after
+    ///   the last page).
+    /// - Throws: whatever `fetch` throws.
+    /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Token?) async throws -> Page<Item, Token> {
         let response = try await fetch(cursor, limit)
         return Page(items: response.items, nextCursor: response.nextCursor)

@@ -19,6 +19,11 @@ public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
         public var totalItems: Int?
 
         /// Creates a response.
+        ///
+        /// - Parameters:
+        ///   - items: the rows from the requested offset on.
+        ///   - totalItems: the number of rows in the whole list, if the server says.
+        /// - Complexity: O(1).
         public init(items: [Item], totalItems: Int? = nil) {
             self.items = items
             self.totalItems = totalItems
@@ -34,6 +39,7 @@ public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
     /// - Parameters:
     ///   - limit: rows per page, at least 1.
     ///   - fetch: loads up to `limit` rows from `offset` on.
+    /// - Complexity: O(1); nothing is loaded until the first ``loadPage(at:)``.
     public init(limit: Int, fetch: @escaping @Sendable (_ offset: Int, _ limit: Int) async throws -> Response) {
         precondition(limit >= 1, "OffsetLoader needs a limit of at least 1, got \(limit)")
         self.limit = limit
@@ -41,6 +47,13 @@ public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
     }
 
     /// Loads the rows from offset `cursor` on (from 0 when `nil`).
+    ///
+    /// - Parameter cursor: the offset of the first row to load; `nil` for 0.
+    /// - Returns: the rows and the offset after them, or `nil` as the next cursor when
+    ///   the page was empty, shorter than ``limit`` (without a total) or reached
+    ///   `totalItems`.
+    /// - Throws: whatever `fetch` throws.
+    /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let offset = cursor ?? 0
         let response = try await fetch(offset, limit)

@@ -18,6 +18,11 @@ public struct PageNumberLoader<Item: Hashable & DataSourceComparable>: PageLoade
         public var totalPages: Int?
 
         /// Creates a response.
+        ///
+        /// - Parameters:
+        ///   - items: the rows of the page.
+        ///   - totalPages: the number of pages, if the server says.
+        /// - Complexity: O(1).
         public init(items: [Item], totalPages: Int? = nil) {
             self.items = items
             self.totalPages = totalPages
@@ -36,6 +41,7 @@ public struct PageNumberLoader<Item: Hashable & DataSourceComparable>: PageLoade
     ///   - firstPage: the number of the first page; 1 by default.
     ///   - limit: rows per page, at least 1.
     ///   - fetch: loads page `page` of `limit` rows.
+    /// - Complexity: O(1); nothing is loaded until the first ``loadPage(at:)``.
     public init(firstPage: Int = 1, limit: Int, fetch: @escaping @Sendable (_ page: Int, _ limit: Int) async throws -> Response) {
         precondition(limit >= 1, "PageNumberLoader needs a limit of at least 1, got \(limit)")
         self.firstPage = firstPage
@@ -44,6 +50,13 @@ public struct PageNumberLoader<Item: Hashable & DataSourceComparable>: PageLoade
     }
 
     /// Loads page `cursor` (the first page when `nil`).
+    ///
+    /// - Parameter cursor: the number of the page to load; `nil` for ``firstPage``.
+    /// - Returns: the page's rows and the next page number, or `nil` as the next cursor
+    ///   when the page was empty, the last of `totalPages`, or (without a total) shorter
+    ///   than ``limit``.
+    /// - Throws: whatever `fetch` throws.
+    /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let page = cursor ?? firstPage
         let response = try await fetch(page, limit)

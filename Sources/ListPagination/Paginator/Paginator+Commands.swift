@@ -14,6 +14,7 @@ extension Paginator {
     /// In ``PaginationState/failed(_:)`` this starts a new series of attempts under the
     /// retry policy; while an automatic retry is waiting it retries at once. Ignored
     /// otherwise.
+    /// - Complexity: O(1); the load runs in a task.
     public func retry() {
         _handle { $0.retryRequested() }
     }
@@ -24,12 +25,16 @@ extension Paginator {
     /// applied with ``ListDataSource/replaceAll(with:)``. A load in flight is cancelled
     /// and its response, should it still arrive, is discarded. After the refresh, the
     /// next page is the one after the new first page. Ignored while a refresh is running.
+    /// - Complexity: O(1); the load runs in a task, and the rows are replaced on the data
+    ///   source's diff queue.
     public func refresh() {
         _handle { $0.refreshRequested() }
     }
 
     /// Cancels any load, removes every row and returns to ``PaginationState/idle``;
     /// the next load is the first page. Responses to earlier requests are discarded.
+    /// - Complexity: O(1); the rows are removed on the data source's diff queue, in
+    ///   O(*n*) for *n* rows.
     public func reset() {
         _handle { $0.resetRequested() }
     }
@@ -49,12 +54,18 @@ extension Paginator {
     }
 
     /// The current state.
+    ///
+    /// - Complexity: O(1).
     public var state: PaginationState { _shared.withLock { $0.status.state } }
 
     /// Whether a "loading" row should be shown: a load has been running for longer
     /// than ``loadingIndicatorDelay``. Turns off as soon as the load ends.
+    ///
+    /// - Complexity: O(1).
     public var isShowingLoadingIndicator: Bool { _shared.withLock { $0.status.isShowingLoadingIndicator } }
 
     /// The state, the indicator flag and the counters as one value.
+    ///
+    /// - Complexity: O(1).
     public var status: PaginationStatus { _shared.withLock { $0.status } }
 }

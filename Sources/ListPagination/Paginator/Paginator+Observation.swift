@@ -8,6 +8,9 @@ extension Paginator {
     ///     if case .failed(let error) = state { showBanner(error.description) }
     /// }
     /// ```
+    /// - Returns: a stream that yields the current state at once, then each state that
+    ///   differs from the one before it.
+    /// - Complexity: O(1) to subscribe; each later change costs O(1) per subscriber.
     public func states() -> AsyncStream<PaginationState> {
         let (stream, continuation) = AsyncStream.makeStream(of: PaginationState.self)
         _subscribe(continuation) { status in
@@ -21,6 +24,14 @@ extension Paginator {
     ///
     /// Ending the iteration unsubscribes. The stream finishes when the paginator is
     /// deallocated.
+    /// ```swift
+    /// for await status in paginator.statuses() {
+    ///     renderer.updateStatus { $0.isLoading = status.isShowingLoadingIndicator }
+    /// }
+    /// ```
+    /// - Returns: a stream that yields the current status at once, then each status that
+    ///   differs from the one before it.
+    /// - Complexity: O(1) to subscribe; each later change costs O(1) per subscriber.
     public func statuses() -> AsyncStream<PaginationStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: PaginationStatus.self)
         _subscribe(continuation) { status in

@@ -72,6 +72,7 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     ///   - output: where bytes go.
     ///   - header: an optional first row, such as column titles.
     ///   - formatRow: the text of a row, given the item and its offset in the list.
+    /// - Complexity: O(1); nothing is written until the first batch.
     public init(
         size: TerminalSize,
         mode: TerminalRenderMode,
@@ -93,6 +94,7 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     ///   - output: where bytes go.
     ///   - header: an optional first row.
     ///   - text: the text of a row.
+    /// - Complexity: O(1); nothing is written until the first batch.
     public convenience init(
         size: TerminalSize,
         mode: TerminalRenderMode,
@@ -105,14 +107,21 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
 
     /// Applies a batch: anchors the viewport, moves the selection, and writes the update.
     ///
+    /// - Parameter batch: the next batch of the data source, in order.
     /// - Complexity: O(*k* log *k*) for *k* changed rows, plus O(*h* log *n*) to format
-    ///   the *h* visible rows and O(*h* · *c*) to compare *c* columns. Independent of the
-    ///   length of the list beyond the logarithm.
+    ///   the *h* visible rows of *n* and O(*h* · *c* + *h*²) to compare them with the *c*
+    ///   columns on screen. Independent of the length of the list beyond the logarithm.
     public func render(_ batch: ChangeBatch<Item>) {
         _update(plainFrame: true) { $0.viewport.apply(batch) }
     }
 
     /// Sets how many rows and columns the screen has, and draws it anew.
+    ///
+    /// Nothing is written when `size` is the current size.
+    ///
+    /// - Parameter size: the terminal's new size.
+    /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
+    ///   O(*r* · *c*) to draw *r* rows of *c* columns.
     public func resize(to size: TerminalSize) {
         _update {
             guard $0.size != size else { return }
@@ -123,6 +132,8 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     }
 
     /// The current status.
+    ///
+    /// - Complexity: O(1).
     public var status: TerminalStatus { _state.withLock { $0.status } }
 
     /// Changes the status line (and the trailing row) and writes the update.
@@ -130,6 +141,11 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     /// ```swift
     /// renderer.updateStatus { $0.isLoading = false; $0.lastError = nil }
     /// ```
+    ///
+    /// - Parameter change: edits the status in place; called once, under the renderer's
+    ///   lock, so it must not call the renderer.
+    /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
+    ///   O(*h* · *c* + *h*²) to compare them with the *c* columns on screen.
     public func updateStatus(_ change: (inout TerminalStatus) -> Void) {
         _update {
             change(&$0.status)
@@ -138,6 +154,8 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     }
 
     /// The header row, or `nil` for none. Setting it writes the update.
+    ///
+    /// - Complexity: O(1) to read; setting costs what ``updateStatus(_:)`` does.
     public var header: StyledText? {
         get { _state.withLock { $0.header } }
         set {
@@ -149,17 +167,34 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     }
 
     /// The viewport: the first visible row, the selection, the snapshot shown.
+    ///
+    /// - Complexity: O(1).
     public var viewport: ListViewport<Item> { _state.withLock { $0.viewport } }
 
     /// How the renderer writes.
+    ///
+    /// - Complexity: O(1).
     public var mode: TerminalRenderMode { _state.withLock { $0.mode } }
 
     /// The size the renderer draws for.
+    ///
+    /// - Complexity: O(1).
     public var size: TerminalSize { _state.withLock { $0.size } }
 
     /// Registers a function called (outside the renderer's lock, on the thread that made
     /// the change) with the visible rows and row count whenever they change, for example
     /// to prefetch the next page when the end comes into view. Replaces any previous one.
+    ///
+    /// A new handler is called once right away with the current rows.
+    ///
+    /// ```swift
+    /// renderer.observeVisibleRows { visible, count in
+    ///     if visible.upperBound >= count - 5 { paginator.loadNextPage() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter handler: the function to call, or `nil` to stop reporting.
+    /// - Complexity: O(1), plus the first call of `handler`.
     public func observeVisibleRows(_ handler: VisibleRowsHandler?) {
         _visibleRowsHandler.withLock { $0 = handler }
         guard let handler else { return }
@@ -168,27 +203,42 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     }
 
     /// Clears the screen and draws everything (ANSI mode); writes a frame (plain mode).
+    ///
+    /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
+    ///   O(*r* · *c*) to draw *r* rows of *c* columns.
     public func redraw() {
         _update(forcePlainFrame: true) { $0.screen = nil }
     }
 
     /// Writes the current frame in plain mode (whatever the plain frame policy); the same
     /// as ``redraw()`` in ANSI mode.
+    ///
+    /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
+    ///   O(*r* · *c*) to write *r* rows of *c* columns.
     public func writeFrame() { redraw() }
 
     /// Stops writing for good: later batches and calls still update the state, but write
     /// nothing. Returns after any update in progress has been written, so a program can
     /// close the renderer and then restore the terminal without a late update landing
     /// on the restored screen.
+    ///
+    /// - Complexity: O(1), after waiting for the update in progress, if any.
     public func close() {
         _state.withLock { $0.isClosed = true }
     }
 
     /// How many plain frames or ANSI updates have been written.
+    ///
+    /// - Complexity: O(1).
     public var framesWritten: Int { _state.withLock { $0.framesWritten } }
 
     /// The text of the current frame, one string per screen row, trailing spaces
     /// removed: what a user sees, without styles.
+    ///
+    /// - Returns: `size.rows` strings, top to bottom: the header (if shown), the list rows,
+    ///   the status line.
+    /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
+    ///   O(*r* · *c*) for *r* rows of *c* columns.
     public func frameText() -> [String] {
         _state.withLock { state in
             state._buildFrame(formatRow: _formatRow).map { Self._text(of: $0) }

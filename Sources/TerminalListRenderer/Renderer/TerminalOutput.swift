@@ -20,12 +20,19 @@ public final class FileDescriptorOutput: TerminalOutput {
     public let fileDescriptor: Int32
 
     /// Creates an output for `fileDescriptor` (not closed by this object).
+    ///
+    /// - Parameter fileDescriptor: an open descriptor; standard output by default.
+    /// - Complexity: O(1).
     public init(fileDescriptor: Int32 = 1) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Writes all of `bytes`, retrying after interruptions and short writes. Gives up
     /// silently when the descriptor is closed: a screen cannot report its own failure.
+    ///
+    /// - Parameter bytes: one complete update.
+    /// - Complexity: O(*n*) for *n* bytes, plus the time the descriptor takes to accept
+    ///   them (the call blocks while a terminal or pipe is full).
     public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -64,8 +71,14 @@ public final class OutputBuffer: TerminalOutput {
     private let storage = LockedState<(bytes: [UInt8], writes: Int)>(([], 0))
 
     /// Creates an empty buffer.
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
+    /// Appends `bytes` to the buffer and counts the write.
+    ///
+    /// - Parameter bytes: one complete update.
+    /// - Complexity: O(*n*) amortized for *n* bytes.
     public func write(_ bytes: [UInt8]) {
         storage.withLock {
             $0.bytes += bytes
@@ -74,12 +87,21 @@ public final class OutputBuffer: TerminalOutput {
     }
 
     /// Everything written since the last ``take()``.
+    ///
+    /// - Complexity: O(1).
     public var bytes: [UInt8] { storage.withLock { $0.bytes } }
 
     /// How many `write` calls there have been since the last ``take()``.
+    ///
+    /// - Complexity: O(1).
     public var writeCount: Int { storage.withLock { $0.writes } }
 
     /// Returns everything written since the last call and empties the buffer.
+    ///
+    /// ``writeCount`` starts again from 0.
+    ///
+    /// - Returns: the bytes written since the last call, in order.
+    /// - Complexity: O(1).
     public func take() -> [UInt8] {
         storage.withLock { state in
             defer { state = ([], 0) }
@@ -88,5 +110,7 @@ public final class OutputBuffer: TerminalOutput {
     }
 
     /// The bytes as text (invalid UTF-8 repaired).
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 }

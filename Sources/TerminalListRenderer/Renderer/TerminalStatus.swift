@@ -18,6 +18,13 @@ public struct TerminalStatus: Hashable, Sendable {
     public var trailingRow: StyledText?
 
     /// Creates a status; everything is off by default.
+    ///
+    /// - Parameters:
+    ///   - isLoading: shows a loading indicator in the status line.
+    ///   - lastError: the last error, shown in the status line.
+    ///   - note: free text at the end of the status line.
+    ///   - trailingRow: an extra row after the last item; `nil` for none.
+    /// - Complexity: O(1).
     public init(isLoading: Bool = false, lastError: String? = nil, note: String? = nil, trailingRow: StyledText? = nil) {
         self.isLoading = isLoading
         self.lastError = lastError
@@ -34,11 +41,19 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
     public var columns: Int
 
     /// Creates a size; negative values count as 0.
+    ///
+    /// - Parameters:
+    ///   - rows: the number of rows.
+    ///   - columns: the number of columns.
+    /// - Complexity: O(1).
     public init(rows: Int, columns: Int) {
         self.rows = max(0, rows)
         self.columns = max(0, columns)
     }
 
+    /// Columns by rows, as terminals say it: `80×24`.
+    ///
+    /// - Complexity: O(1).
     public var description: String { "\(columns)×\(rows)" }
 }
 
@@ -62,6 +77,11 @@ public enum TerminalRenderMode: Hashable, Sendable {
 
     /// `.ansi` when `fileDescriptor` is a terminal (with colours unless `NO_COLOR` is set
     /// and not empty), otherwise `.plain(.everyBatch)`.
+    ///
+    /// - Parameter fileDescriptor: the descriptor the renderer writes to; standard output
+    ///   by default.
+    /// - Returns: the mode for that descriptor.
+    /// - Complexity: O(*e*) for *e* environment variables, plus one system call.
     public static func automatic(for fileDescriptor: Int32 = 1) -> TerminalRenderMode {
         TerminalSession.isTerminal(fileDescriptor) ? .ansi(colors: TerminalSession.colorsEnabled()) : .plain(.everyBatch)
     }

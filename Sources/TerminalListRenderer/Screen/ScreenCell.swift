@@ -13,6 +13,12 @@ public struct ScreenCell: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
 
     /// Creates a cell.
+    ///
+    /// - Parameters:
+    ///   - text: a grapheme cluster, or `""` for a continuation cell.
+    ///   - style: how the cell is drawn; plain by default.
+    ///   - width: 1 or 2 columns, or 0 for a continuation cell; 1 by default.
+    /// - Complexity: O(1).
     public init(text: String, style: TextStyle = .plain, width: Int = 1) {
         self.text = text
         self.style = style
@@ -28,6 +34,8 @@ public struct ScreenCell: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this is the right half of a wide character.
+    ///
+    /// - Complexity: O(1).
     public var isContinuation: Bool { width == 0 }
 
     /// Whether terminals may disagree about this cell's width (see ``DisplayWidth/isAmbiguous(_:)``).
@@ -38,5 +46,8 @@ public struct ScreenCell: Hashable, Sendable, CustomStringConvertible {
         return DisplayWidth.isAmbiguous(character)
     }
 
+    /// The cell's text, or `·` for a continuation cell.
+    ///
+    /// - Complexity: O(1).
     public var description: String { isContinuation ? "·" : text }
 }

@@ -11,6 +11,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     /// An editing key; `escape` is a lone ESC with nothing after it in the same read.
     case enter, tab, backspace, delete, escape
 
+    /// The key as it is written on a keyboard: `"q"`, `Ctrl-C`, `↑`, `PgDn`.
+    ///
+    /// - Complexity: O(1).
     public var description: String {
         switch self {
         case .character(let character): "\"\(character)\""
@@ -59,10 +62,18 @@ public struct KeyDecoder: Sendable {
 
     private var state = State.ground
 
-    /// Creates a decoder.
+    /// Creates a decoder that expects the start of a key.
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
     /// Consumes one byte; returns the keys it completes.
+    ///
+    /// - Parameter byte: the next byte the terminal sent.
+    /// - Returns: the keys the byte completes, usually none or one; an empty array while
+    ///   a sequence or a multi-byte character is incomplete.
+    /// - Complexity: O(1), except inside a control sequence: O(*p*) for *p* parameter
+    ///   bytes read so far.
     public mutating func feed(_ byte: UInt8) -> [Key] {
         switch state {
         case .ground:
@@ -115,6 +126,9 @@ public struct KeyDecoder: Sendable {
     }
 
     /// Ends a read: a pending lone ESC becomes the Escape key; a partial sequence is dropped.
+    ///
+    /// - Returns: `[.escape]` after a lone ESC, otherwise an empty array.
+    /// - Complexity: O(1).
     public mutating func endOfInput() -> [Key] {
         defer { state = .ground }
         if case .escape = state { return [.escape] }
@@ -122,6 +136,11 @@ public struct KeyDecoder: Sendable {
     }
 
     /// All keys in one read: `feed` for each byte, then ``endOfInput()``.
+    ///
+    /// - Parameter bytes: everything one read returned.
+    /// - Returns: the keys, in the order they were typed.
+    /// - Complexity: O(*n*) for *n* bytes, with control sequences of a few parameter
+    ///   bytes each, as terminals send them.
     public mutating func keys(in bytes: some Sequence<UInt8>) -> [Key] {
         var keys: [Key] = []
         for byte in bytes { keys += feed(byte) }

@@ -44,18 +44,32 @@ public final class TerminalSession: Sendable {
     let _decoder = LockedState(KeyDecoder())
 
     /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:)``.
+    ///
+    /// - Parameters:
+    ///   - input: the descriptor keys are read from; standard input by default.
+    ///   - output: the descriptor the screen is written to; standard output by default.
+    /// - Complexity: O(1).
     public init(input: Int32 = 0, output: Int32 = 1) {
         inputDescriptor = input
         outputDescriptor = output
     }
 
     /// Whether `fileDescriptor` is a terminal.
+    ///
+    /// - Parameter fileDescriptor: an open file descriptor.
+    /// - Returns: `true` if `isatty` says so; `false` for a file, a pipe or a closed
+    ///   descriptor.
+    /// - Complexity: O(1): one system call.
     public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
         isatty(fileDescriptor) == 1
     }
 
     /// The size of the terminal on `fileDescriptor`, or `nil` if it is not a terminal
     /// or reports no size.
+    ///
+    /// - Parameter fileDescriptor: the terminal's descriptor; standard output by default.
+    /// - Returns: the rows and columns `TIOCGWINSZ` reports, or `nil` when either is 0.
+    /// - Complexity: O(1): one system call.
     public static func size(of fileDescriptor: Int32 = 1) -> TerminalSize? {
         var size = winsize()
         guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
@@ -64,6 +78,9 @@ public final class TerminalSession: Sendable {
 
     /// Whether colours are wanted: `false` when the `NO_COLOR` environment variable is
     /// set to a non-empty value (no-color.org).
+    ///
+    /// - Returns: `true` unless `NO_COLOR` is set and not empty.
+    /// - Complexity: O(*e*) for *e* environment variables.
     public static func colorsEnabled() -> Bool {
         guard let value = getenv("NO_COLOR") else { return true }
         return value.pointee == 0
@@ -78,6 +95,7 @@ public final class TerminalSession: Sendable {
     ///     SIGHUP and SIGQUIT; `nil` restores the terminal and exits with 128 + signal.
     /// - Throws: ``TerminalError`` if the input is not a terminal or its attributes
     ///   cannot be read or set; the terminal is then unchanged.
+    /// - Complexity: O(1); keys and resizes are delivered later, on the session's queue.
     public func start(
         onKey: @escaping @Sendable (Key) -> Void,
         onResize: @escaping @Sendable (TerminalSize) -> Void,
@@ -99,6 +117,8 @@ public final class TerminalSession: Sendable {
     /// Gives the terminal back: leaves the alternate screen, shows the cursor, turns
     /// autowrap on and restores the saved attributes; stops keys and signal handling.
     /// Safe to call more than once, and from any thread.
+    ///
+    /// - Complexity: O(1).
     public func restore() {
         let sources = _sources.withLock { sources in
             defer { sources = [] }
@@ -127,6 +147,9 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `tcsetattr` failed.
     case cannotSetAttributes(fileDescriptor: Int32, errno: Int32)
 
+    /// What went wrong, naming the descriptor and, for a failed call, the system's reason.
+    ///
+    /// - Complexity: O(1).
     public var description: String {
         switch self {
         case .notATerminal(let descriptor):

@@ -29,6 +29,8 @@
 public enum DisplayWidth {
     /// The number of columns `character` occupies: 0, 1 or 2.
     ///
+    /// - Parameter character: a grapheme cluster.
+    /// - Returns: 0, 1 or 2, by the rules above.
     /// - Complexity: O(*s*) for *s* scalars in the cluster, plus O(log *r*) for the
     ///   table of *r* wide ranges.
     public static func of(_ character: Character) -> Int {
@@ -55,6 +57,8 @@ public enum DisplayWidth {
 
     /// The number of columns `text` occupies: the sum over its grapheme clusters.
     ///
+    /// - Parameter text: any text; control characters count 0.
+    /// - Returns: the sum of the widths of the characters of `text`.
     /// - Complexity: O(*n*) for *n* scalars.
     public static func of(_ text: some StringProtocol) -> Int {
         var total = 0
@@ -70,6 +74,10 @@ public enum DisplayWidth {
     /// positions the cursor right after such a cluster and never leaves cells after one
     /// untouched when it rewrites a row, so a disagreement cannot spread.
     ///
+    /// - Parameter character: a grapheme cluster.
+    /// - Returns: `true` if a scalar after the first is a variation selector
+    ///   (U+FE00–U+FE0F) or not a mark at all, such as a zero width joiner, a second
+    ///   regional indicator or a skin tone modifier.
     /// - Complexity: O(*s*) for *s* scalars in the cluster.
     public static func isAmbiguous(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars

@@ -1,6 +1,16 @@
 /// One of the sixteen standard terminal colours.
+///
+/// What each colour looks like is up to the terminal's theme.
+///
+/// ```swift
+/// let alert = TextStyle(foreground: .brightWhite, background: .red)
+/// ```
 public enum TerminalColor: UInt8, Hashable, Sendable, CaseIterable {
+    /// The eight normal colours (raw values 0–7): SGR 30–37 as a foreground, 40–47 as a
+    /// background.
     case black, red, green, yellow, blue, magenta, cyan, white
+    /// The eight bright colours (raw values 8–15): SGR 90–97 as a foreground, 100–107 as
+    /// a background.
     case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
 
     /// The SGR parameter for this colour as a foreground (30–37, 90–97).
@@ -29,6 +39,15 @@ public struct TextStyle: Hashable, Sendable {
     public var isReversed: Bool
 
     /// Creates a style; every attribute defaults to off and colours to the terminal's.
+    ///
+    /// - Parameters:
+    ///   - foreground: the text colour, or `nil` for the terminal's default.
+    ///   - background: the background colour, or `nil` for the terminal's default.
+    ///   - isBold: bold (or bright) text.
+    ///   - isDim: faint text.
+    ///   - isUnderlined: underlined text.
+    ///   - isReversed: foreground and background swapped.
+    /// - Complexity: O(1).
     public init(
         foreground: TerminalColor? = nil,
         background: TerminalColor? = nil,
@@ -49,6 +68,8 @@ public struct TextStyle: Hashable, Sendable {
     public static let plain = TextStyle()
 
     /// This style without colours, as the `NO_COLOR` convention asks; attributes stay.
+    ///
+    /// - Complexity: O(1).
     public var withoutColors: TextStyle {
         var style = self
         style.foreground = nil

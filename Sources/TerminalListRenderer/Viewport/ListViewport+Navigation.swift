@@ -1,6 +1,9 @@
 extension ListViewport {
     /// Moves the selection by `delta` rows (negative: up), scrolling as little as needed.
     ///
+    /// The selection stops at the first and last rows.
+    ///
+    /// - Parameter delta: the number of rows to move.
     /// - Complexity: O(1).
     public mutating func moveSelection(by delta: Int) {
         guard let selection else { return }
@@ -9,6 +12,8 @@ extension ListViewport {
     }
 
     /// Scrolls down one screen, moving the selection with it.
+    ///
+    /// - Complexity: O(1).
     public mutating func pageDown() {
         let step = max(1, height - 1)
         top += step
@@ -17,6 +22,8 @@ extension ListViewport {
     }
 
     /// Scrolls up one screen, moving the selection with it.
+    ///
+    /// - Complexity: O(1).
     public mutating func pageUp() {
         let step = max(1, height - 1)
         top -= step
@@ -25,6 +32,8 @@ extension ListViewport {
     }
 
     /// Selects the first row and scrolls to the top.
+    ///
+    /// - Complexity: O(1).
     public mutating func selectFirst() {
         guard count > 0 else { return }
         selection = 0
@@ -33,6 +42,8 @@ extension ListViewport {
     }
 
     /// Selects the last row and scrolls to the bottom (showing the trailing row, if any).
+    ///
+    /// - Complexity: O(1).
     public mutating func selectLast() {
         guard count > 0 else { return }
         selection = count - 1
@@ -40,6 +51,9 @@ extension ListViewport {
     }
 
     /// Selects the row at `offset` (clamped to the list) and scrolls to it.
+    ///
+    /// - Parameter offset: the row to select.
+    /// - Complexity: O(1).
     public mutating func select(offset: Int) {
         guard count > 0 else { return }
         selection = min(max(0, offset), count - 1)
@@ -48,8 +62,10 @@ extension ListViewport {
 
     /// Selects the item with `id` and scrolls to it.
     ///
+    /// - Parameter id: the id of the item to select.
     /// - Returns: `false` if the list does not hold the id (the selection is unchanged).
-    /// - Complexity: O(log *n*).
+    /// - Complexity: O((1 + *t*) log *n*), *t* = rows tied with the item; see
+    ///   ``ListSnapshot/index(of:)``.
     @discardableResult
     public mutating func select(id: Item.ID) -> Bool {
         guard let offset = snapshot?.index(of: id) else { return false }
@@ -59,6 +75,9 @@ extension ListViewport {
 
     /// Scrolls so that row `offset` is the first visible one (as far as the list allows),
     /// leaving the selection where it is.
+    ///
+    /// - Parameter offset: the row to show first.
+    /// - Complexity: O(1).
     public mutating func scroll(toTop offset: Int) {
         top = offset
         _clampTop()
@@ -66,6 +85,9 @@ extension ListViewport {
     }
 
     /// Changes the number of visible rows, keeping the top row and the selection in view.
+    ///
+    /// - Parameter newHeight: the number of visible rows, at least 0.
+    /// - Complexity: O(1).
     public mutating func resize(height newHeight: Int) {
         precondition(newHeight >= 0, "viewport height \(newHeight) is negative")
         height = newHeight
@@ -75,6 +97,9 @@ extension ListViewport {
 
     /// Shows or hides the trailing row after the last item. A viewport that showed the
     /// last item scrolls to show the new trailing row too.
+    ///
+    /// - Parameter shown: whether the trailing row is shown.
+    /// - Complexity: O(1).
     public mutating func setTrailingRow(_ shown: Bool) {
         guard shown != hasTrailingRow else { return }
         let wasAtBottom = top >= _maxTop && count > 0

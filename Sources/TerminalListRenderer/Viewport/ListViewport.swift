@@ -21,7 +21,9 @@
 /// var viewport = ListViewport<Player>(height: 20)
 /// viewport.apply(batch)          // for every batch, in order
 /// viewport.moveSelection(by: 1)  // ↓
-/// for offset in viewport.visibleRows { print(viewport.snapshot[offset]) }
+/// if let rows = viewport.snapshot {
+///     for offset in viewport.visibleRows where offset < rows.count { print(rows[offset]) }
+/// }
 /// ```
 ///
 /// All work is proportional to the batch (its offsets) and the height, never to the

@@ -3,6 +3,7 @@ extension VirtualScreen {
     ///
     /// Feed whole writes: a printable run is split into grapheme clusters when a control
     /// byte, an escape sequence or the end of the call ends it.
+    /// - Parameter bytes: one write, as the terminal would receive it.
     /// - Complexity: O(*n*) for *n* bytes.
     public mutating func feed(_ bytes: some Sequence<UInt8>) {
         for byte in bytes { _consume(byte) }
@@ -11,6 +12,9 @@ extension VirtualScreen {
     }
 
     /// Interprets text written to the terminal (its UTF-8 bytes).
+    ///
+    /// - Parameter text: one write, as text.
+    /// - Complexity: O(*n*) for *n* UTF-8 bytes.
     public mutating func feed(_ text: String) {
         feed(Array(text.utf8))
     }

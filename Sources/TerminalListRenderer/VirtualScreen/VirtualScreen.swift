@@ -22,10 +22,17 @@
 public struct VirtualScreen: Sendable, CustomStringConvertible {
     /// A cursor position, 0-based.
     public struct Position: Hashable, Sendable {
+        /// The row, from 0 at the top.
         public var row: Int
+        /// The column, from 0 at the left margin.
         public var column: Int
 
         /// Creates a position.
+        ///
+        /// - Parameters:
+        ///   - row: the row, from 0 at the top.
+        ///   - column: the column, from 0 at the left margin.
+        /// - Complexity: O(1).
         public init(row: Int, column: Int) {
             self.row = row
             self.column = column
@@ -58,6 +65,13 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
     var _parser = _Parser()
 
     /// Creates a blank screen.
+    ///
+    /// The cursor is at the top left, the style plain, the whole screen scrolls.
+    ///
+    /// - Parameters:
+    ///   - rows: the number of rows, not negative.
+    ///   - columns: the number of columns, not negative.
+    /// - Complexity: O(*r* · *c*) for *r* rows of *c* columns.
     public init(rows: Int, columns: Int) {
         precondition(rows >= 0 && columns >= 0, "screen size \(columns)×\(rows) is negative")
         self.rows = rows
@@ -67,6 +81,15 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
     }
 
     /// Changes the size, keeping the top-left cells (a renderer redraws after a resize).
+    ///
+    /// A wide character cut in half at the new right margin becomes a blank. The scroll
+    /// region is reset to the whole screen, the cursor is kept on it, and a saved main
+    /// screen is dropped.
+    ///
+    /// - Parameters:
+    ///   - newRows: the new number of rows, not negative.
+    ///   - newColumns: the new number of columns, not negative.
+    /// - Complexity: O(*r* · *c*) for the new *r* rows of *c* columns.
     public mutating func resize(rows newRows: Int, columns newColumns: Int) {
         precondition(newRows >= 0 && newColumns >= 0, "screen size \(newColumns)×\(newRows) is negative")
         var grid = Self._blankGrid(rows: newRows, columns: newColumns, style: .plain)
@@ -86,6 +109,10 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
     }
 
     /// The text of a row: its cells' text, trailing spaces removed.
+    ///
+    /// - Parameter row: a row in `0..<rows`.
+    /// - Returns: what the row shows, without styles.
+    /// - Complexity: O(*c*) for *c* columns.
     public func text(ofRow row: Int) -> String {
         var text = ""
         for cell in cells[row] where !cell.isContinuation { text += cell.text }
@@ -94,9 +121,13 @@ public struct VirtualScreen: Sendable, CustomStringConvertible {
     }
 
     /// The text of every row.
+    ///
+    /// - Complexity: O(*r* · *c*) for *r* rows of *c* columns.
     public var textLines: [String] { (0..<rows).map(text(ofRow:)) }
 
     /// The rows as text, one per line.
+    ///
+    /// - Complexity: O(*r* · *c*) for *r* rows of *c* columns.
     public var description: String { textLines.joined(separator: "\n") }
 
     /// Traps unless the grid is `rows` × `columns`, every continuation cell follows a

@@ -20,12 +20,17 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     /// - Parameters:
     ///   - id: the wire id of an item id; must be injective.
     ///   - html: the content of a row; text interpolated into an ``HTML`` literal is escaped.
+    /// - Complexity: O(1).
     public init(id: @escaping @Sendable (Item.ID) -> String, html: @escaping @Sendable (Item) -> HTML) {
         rowID = id
         rowHTML = html
     }
 
     /// The wire row of `item`.
+    ///
+    /// - Parameter item: the item to format.
+    /// - Returns: the row with the item's wire id and its content markup.
+    /// - Complexity: O(1), plus one call each of ``rowID`` and ``rowHTML``.
     public func row(_ item: Item) -> WebListRow {
         WebListRow(id: rowID(item.id), html: rowHTML(item).markup)
     }
@@ -35,6 +40,8 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// Only inserted and reloaded rows are formatted, so the message for a one-row update
     /// does not grow with the size of the list.
+    /// - Parameter batch: the batch to send.
+    /// - Returns: a `batch` message with one step per step of `batch`.
     /// - Complexity: O(*c* log *n*) for *c* changes in a list of *n* rows, plus formatting
     ///   the inserted and reloaded rows.
     public func message(for batch: ChangeBatch<Item>) -> WebListMessage {
@@ -51,6 +58,8 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
 
     /// The `snapshot` message for `snapshot`: every row, in order.
     ///
+    /// - Parameter snapshot: the rows to send.
+    /// - Returns: a `snapshot` message at `snapshot.version`.
     /// - Complexity: O(*n*) rows formatted.
     public func snapshotMessage(for snapshot: ListSnapshot<Item>) -> WebListMessage {
         .snapshot(version: snapshot.version, items: snapshot.map(row))
@@ -62,6 +71,7 @@ extension WebListFormat where Item.ID: LosslessStringConvertible {
     ///
     /// - Parameter html: the content of a row; text interpolated into an ``HTML`` literal
     ///   is escaped.
+    /// - Complexity: O(1).
     public init(html: @escaping @Sendable (Item) -> HTML) {
         self.init(id: { String($0) }, html: html)
     }

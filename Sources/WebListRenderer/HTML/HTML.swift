@@ -59,16 +59,27 @@ public struct HTML: Hashable, Sendable {
     public static let empty = HTML(_markup: "")
 
     /// Whether the fragment has no markup at all.
+    ///
+    /// - Complexity: O(1).
     public var isEmpty: Bool { markup.isEmpty }
 
     /// The two fragments one after the other.
     ///
+    /// - Parameters:
+    ///   - lhs: the first fragment.
+    ///   - rhs: the fragment that follows it.
+    /// - Returns: the markup of `lhs` followed by that of `rhs`, neither escaped again.
     /// - Complexity: O(*n* + *m*) in the lengths of the markup.
     public static func + (lhs: HTML, rhs: HTML) -> HTML {
         HTML(_markup: lhs.markup + rhs.markup)
     }
 
     /// Appends a fragment.
+    ///
+    /// - Parameters:
+    ///   - lhs: the fragment to extend.
+    ///   - rhs: the fragment appended to it, not escaped again.
+    /// - Complexity: O(*n* + *m*) in the lengths of the markup.
     public static func += (lhs: inout HTML, rhs: HTML) {
         lhs = lhs + rhs
     }
@@ -76,6 +87,8 @@ public struct HTML: Hashable, Sendable {
 
 extension HTML: CustomStringConvertible {
     /// The markup.
+    ///
+    /// - Complexity: O(1).
     public var description: String { markup }
 }
 
@@ -83,6 +96,7 @@ extension Sequence where Element == HTML {
     /// The fragments one after the other, with `separator` between neighbours.
     ///
     /// - Parameter separator: markup put between two fragments; empty by default.
+    /// - Returns: one fragment holding all the markup, in order, none of it escaped again.
     /// - Complexity: O(total markup length).
     public func joined(separator: HTML = .empty) -> HTML {
         HTML(_markup: map(\.markup).joined(separator: separator.markup))
@@ -96,11 +110,17 @@ extension HTML: ExpressibleByStringInterpolation {
     ///
     /// Do not call this initialiser with a string computed at run time; use
     /// ``text(_:)`` for text or ``raw(_:)`` for trusted markup.
+    ///
+    /// - Parameter markup: the literal's markup.
+    /// - Complexity: O(1).
     public init(stringLiteral markup: String) {
         self.init(_markup: markup)
     }
 
     /// An interpolated literal: literal segments are markup, interpolated values are escaped.
+    ///
+    /// - Parameter stringInterpolation: the literal's markup, built segment by segment.
+    /// - Complexity: O(1).
     public init(stringInterpolation: StringInterpolation) {
         self.init(_markup: stringInterpolation.markup)
     }
@@ -109,27 +129,45 @@ extension HTML: ExpressibleByStringInterpolation {
     public struct StringInterpolation: StringInterpolationProtocol {
         var markup: String
 
+        /// Starts an empty literal, with room for its markup.
+        ///
+        /// - Parameters:
+        ///   - literalCapacity: the number of characters in the literal segments.
+        ///   - interpolationCount: the number of interpolated values.
+        /// - Complexity: O(1).
         public init(literalCapacity: Int, interpolationCount: Int) {
             markup = ""
             markup.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
         /// A literal segment: markup, kept as it is.
+        ///
+        /// - Parameter literal: the segment.
+        /// - Complexity: O(*n*) in the length of `literal`, amortized.
         public mutating func appendLiteral(_ literal: String) {
             markup += literal
         }
 
         /// A value: its text, escaped.
+        ///
+        /// - Parameter value: any value; its `description` is escaped.
+        /// - Complexity: O(*n*) in the UTF-8 length of `value.description`.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             markup += HTML.escape(value.description)
         }
 
         /// A nested fragment: its markup, kept as it is (it was escaped when it was made).
+        ///
+        /// - Parameter html: the fragment.
+        /// - Complexity: O(*n*) in the length of its markup, amortized.
         public mutating func appendInterpolation(_ html: HTML) {
             markup += html.markup
         }
 
         /// Trusted markup, kept as it is: `"<td>\(raw: iconMarkup)</td>"`.
+        ///
+        /// - Parameter markup: trusted markup; not escaped.
+        /// - Complexity: O(*n*) in the length of `markup`, amortized.
         public mutating func appendInterpolation(raw markup: String) {
             self.markup += markup
         }

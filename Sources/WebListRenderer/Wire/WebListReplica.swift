@@ -17,6 +17,8 @@ public struct WebListReplica: Hashable, Sendable {
     public private(set) var rows: [WebListRow] = []
 
     /// Creates an empty replica that waits for a snapshot.
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
     /// What ``apply(_:acceptingOlderSnapshot:)`` did with a message.
@@ -35,6 +37,8 @@ public struct WebListReplica: Hashable, Sendable {
     }
 
     /// The ids of ``rows`` in order.
+    ///
+    /// - Complexity: O(*n*) for *n* rows.
     public var ids: [String] { rows.map(\.id) }
 
     /// Applies one message; a batch is applied whole or not at all.
@@ -67,6 +71,14 @@ public struct WebListReplica: Hashable, Sendable {
     }
 
     /// Decodes and applies one message; text that is not a message is `.inconsistent`.
+    ///
+    /// - Parameters:
+    ///   - json: the message's JSON text, as a ``WebListFrame`` carries it.
+    ///   - acceptingOlderSnapshot: apply a snapshot even when it is older than ``version``
+    ///     (after asking for one explicitly).
+    /// - Returns: what happened.
+    /// - Complexity: O(*j*) to decode *j* bytes of JSON, plus what
+    ///   ``apply(_:acceptingOlderSnapshot:)`` costs.
     @discardableResult
     public mutating func apply(json: String, acceptingOlderSnapshot: Bool = false) -> Outcome {
         guard let message = try? WebListMessage(json: json) else { return .inconsistent }
