@@ -243,38 +243,4 @@ import Testing
         var reads = renderer.reads.stream.makeAsyncIterator()
         #expect(await reads.next() == 3)
     }
-
-    @Test("a renderer moved to another data source while rendering gets the new attach batch only after that render", .timeLimit(.minutes(1)))
-    func aMovedRendererNeverRendersTwoBatchesAtOnce() async {
-        final class OverlapRenderer: ListRenderer {
-            let hold = DiffQueueHold()
-            let rendering = Atomic<Int>(0)
-            let mostAtOnce = Atomic<Int>(0)
-            let versions = LockedState<[Int]>([])
-
-            func render(_ batch: ChangeBatch<TestRow>) {
-                let now = rendering.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
-                mostAtOnce.max(now, ordering: .relaxed)
-                if batch.new.contains(id: 2) { hold.holdOnce() }
-                versions.withLock { $0.append(batch.version) }
-                rendering.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-            }
-        }
-        let first = ListDataSource([TestRow(id: 1, key: 1)])  // version 1
-        let second = ListDataSource((10..<13).map { TestRow(id: $0, key: $0) })  // version 1
-        let renderer = OverlapRenderer()
-        let token = first.attach(renderer)
-        _ = await first.flush()
-        first.add(TestRow(id: 2, key: 2))  // its render of version 2 is held
-        await Task.detached { renderer.hold.entered.wait() }.value
-        first.detach(token)
-        second.attach(renderer)
-        // The second list's attach batch waits behind the render in progress.
-        try? await Task.sleep(for: .milliseconds(100))
-        #expect(renderer.versions.withLock { $0 } == [1])
-        renderer.hold.release.signal()
-        _ = await second.flush()
-        #expect(renderer.versions.withLock { $0 } == [1, 2, 1])
-        #expect(renderer.mostAtOnce.load(ordering: .relaxed) == 1)
-    }
 }
