@@ -33,6 +33,8 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     private let send: @Sendable (WebListFrame) -> Void
     /// The last rendered snapshot, and what is added to its list's versions on the wire.
     private let rendered = LockedState<(snapshot: ListSnapshot<Item>, versionOffset: Int)?>(nil)
+    /// Held for the whole of each render.
+    private let renderLock = LockedState(())
 
     /// Creates a renderer.
     ///
@@ -52,6 +54,12 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows, for *c* changes;
     ///   O(*n*) for a snapshot.
     public func render(_ batch: ChangeBatch<Item>) {
+        // Renders of a renderer moved between lists can overlap (a render of the list it
+        // left may still be running): one at a time, so that messages go out in order.
+        renderLock.withLock { _ in _render(batch) }
+    }
+
+    private func _render(_ batch: ChangeBatch<Item>) {
         let (continues, versionOffset) = rendered.withLock { rendered in
             let continues = rendered.map { WebListMessage.continues($0.snapshot, with: batch) } ?? false
             let versionOffset = continues

@@ -1,4 +1,6 @@
+import Dispatch
 import ListTestSupport
+import Synchronization
 import Testing
 import WebListRenderer
 
@@ -94,6 +96,40 @@ struct WebListRendererTests {
         second.add(TestRow(id: 1, key: 1))
         await second.flush()
         #expect(log.all.map(\.kind) == [.snapshot, .batch])
+        var replica = WebListReplica()
+        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
+        #expect(replica.rows == wireRows(second.snapshot))
+    }
+
+    @Test func movedWhileTheOldListsBatchIsStillRenderingItSendsInOrderAndEndsWithTheNewList() async throws {
+        /// Holds the formatting of one row, once, until released.
+        final class FormatHold: Sendable {
+            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let armed = Atomic<Bool>(true)
+            func pass(_ id: Int, holding held: Int) {
+                guard id == held, armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+                entered.signal()
+                release.wait()
+            }
+        }
+        let hold = FormatHold()
+        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
+            hold.pass(row.id, holding: 2)
+            return HTML.raw(testRowFormat.row(row).html)
+        }
+        let first = ListDataSource([TestRow(id: 1, key: 1)])  // version 1
+        let log = FrameLog()
+        let renderer = WebListRenderer(format: format, send: log.append)
+        let token = first.attach(renderer)
+        await first.flush()
+        first.add(TestRow(id: 2, key: 2))  // its render of version 2 is held while formatting
+        await Task.detached { hold.entered.wait() }.value
+        first.detach(token)  // a render already running goes on
+        let second = ListDataSource([TestRow(id: 101, key: 101)])  // version 1
+        second.attach(renderer)
+        hold.release.signal()
+        await second.flush()
+        #expect(log.all.map(\.version) == [1, 2, 3])
         var replica = WebListReplica()
         for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
         #expect(replica.rows == wireRows(second.snapshot))

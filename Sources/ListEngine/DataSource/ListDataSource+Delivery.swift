@@ -25,6 +25,14 @@ extension ListDataSource {
 
     /// Stops delivering to the renderer attached with `token`; batches not yet rendered
     /// are dropped. Detaching twice, or an unknown token, does nothing.
+    ///
+    /// A render already in progress is not waited for (a renderer may detach itself from
+    /// inside `render(_:)`), so it can still be running when this returns. A renderer
+    /// moved to another data source may thus be rendering the last batch of the first
+    /// while the attach batch of the second arrives, on another thread; a renderer that
+    /// is moved that way must allow it (``WebListRenderer`` and ``WebListHub`` do).
+    /// - Parameter token: the token ``attach(_:on:)`` returned.
+    /// - Complexity: O(*r*) for *r* attached renderers.
     @inlinable public func detach(_ token: RendererToken) {
         let box = _shared.withLock { $0.ledger.unregister(token) }
         box?.isDetached.store(true, ordering: .releasing)
