@@ -102,16 +102,6 @@ struct WebListRendererTests {
     }
 
     @Test func movedWhileTheOldListsBatchIsStillRenderingItSendsInOrderAndEndsWithTheNewList() async throws {
-        /// Holds the formatting of one row, once, until released.
-        final class FormatHold: Sendable {
-            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-            let armed = Atomic<Bool>(true)
-            func pass(_ id: Int, holding held: Int) {
-                guard id == held, armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
-                entered.signal()
-                release.wait()
-            }
-        }
         let hold = FormatHold()
         let format = WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
             hold.pass(row.id, holding: 2)

@@ -1,4 +1,6 @@
+import Dispatch
 import ListTestSupport
+import Synchronization
 import WebListRenderer
 
 /// Labels with everything escaping must get right: markup, quotes, ampersands,
@@ -76,5 +78,20 @@ struct RandomMutator {
             source.removeAll()
             return "removeAll"
         }
+    }
+}
+
+/// Holds the formatting of one row, once, until released: a render held in the middle.
+final class FormatHold: Sendable {
+    /// Signalled when the formatting is held.
+    let entered = DispatchSemaphore(value: 0)
+    /// Signal to let it go on.
+    let release = DispatchSemaphore(value: 0)
+    private let armed = Atomic<Bool>(true)
+
+    func pass(_ id: Int, holding held: Int) {
+        guard id == held, armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        entered.signal()
+        release.wait()
     }
 }
