@@ -1,4 +1,3 @@
-import Dispatch
 import ListTestSupport
 import Synchronization
 import Testing

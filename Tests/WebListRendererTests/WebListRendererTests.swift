@@ -1,6 +1,4 @@
-import Dispatch
 import ListTestSupport
-import Synchronization
 import Testing
 import WebListRenderer
 
