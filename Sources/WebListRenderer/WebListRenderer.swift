@@ -32,7 +32,7 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     public let format: WebListFormat<Item>
     private let send: @Sendable (WebListFrame) -> Void
     /// The last rendered snapshot, and what is added to its list's versions on the wire.
-    private let rendered = LockedState<(snapshot: ListSnapshot<Item>, versionOffset: Int)?>(nil)
+    private let rendered = LockedState<_WireSnapshot<Item>?>(nil)
     /// Held for the whole of each render.
     private let renderLock = LockedState(())
 
@@ -60,30 +60,26 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     }
 
     private func _render(_ batch: ChangeBatch<Item>) {
-        let (continues, versionOffset) = rendered.withLock { rendered in
-            let continues = rendered.map { WebListMessage.continues($0.snapshot, with: batch) } ?? false
-            let versionOffset = continues
-                ? rendered?.versionOffset ?? 0
-                : WebListMessage.versionOffset(restartingAt: batch.new.version, after: rendered.map { $0.snapshot.version + $0.versionOffset })
-            rendered = (batch.new, versionOffset)
-            return (continues, versionOffset)
+        let (latest, next) = rendered.withLock { rendered in
+            let following = _WireSnapshot.following(rendered, with: batch)
+            rendered = following.latest
+            return following
         }
-        // An attach batch of an empty list at version 0, after an empty list at version 0:
-        // nothing to send.
-        if continues && batch.new.version == batch.old.version { return }
-        let message = continues ? format.message(for: batch) : format.snapshotMessage(for: batch.new)
-        send(WebListFrame(message.shiftingVersions(by: versionOffset)))
+        switch next {
+        case .nothing: return
+        case .batch: send(WebListFrame(latest.message(for: batch, format: format)))
+        case .snapshot: send(WebListFrame(latest.snapshotMessage(format: format)))
+        }
     }
 
     /// The wire version of the last rendered batch (the list's version, unless the
     /// renderer was moved from a list with higher versions); `nil` before the attach batch.
-    public var version: Int? { rendered.withLock { $0.map { $0.snapshot.version + $0.versionOffset } } }
+    public var version: Int? { rendered.withLock { $0?.wireVersion } }
 
     /// A snapshot message of the last rendered version; `nil` before the attach batch.
     ///
     /// - Complexity: O(*n*) rows formatted.
     public func snapshotFrame() -> WebListFrame? {
-        guard let rendered = rendered.withLock({ $0 }) else { return nil }
-        return WebListFrame(format.snapshotMessage(for: rendered.snapshot).shiftingVersions(by: rendered.versionOffset))
+        rendered.withLock { $0 }.map { WebListFrame($0.snapshotMessage(format: format)) }
     }
 }

@@ -20,37 +20,20 @@ extension WebListHub {
     /// still be running) must not interleave between reading `current` and writing it.
     func _publish(_ batch: ChangeBatch<Item>) -> [(_Waiter, _Entry)] {
         let previous = _state.withLock { $0.current }
-        let waiters: [(_Waiter, _Entry)]
-        if let previous, WebListMessage.continues(previous.snapshot, with: batch) {
-            // An attach batch of an empty list at version 0 after another: nothing changes.
-            if batch.new.version == batch.old.version { return [] }
-            let frame = WebListFrame(format.message(for: batch).shiftingVersions(by: previous.versionOffset))
-            let latest = _HubSnapshot(snapshot: batch.new, versionOffset: previous.versionOffset)
-            waiters = _state.withLock { state in
-                state.current = latest
-                state.batches += 1
-                var waiters: [(_Waiter, _Entry)] = []
-                for index in state.clients.indices {
-                    if case .resume(let waiter, let entry) = state.clients.values[index].batch(frame, latest: latest) {
-                        waiters.append((waiter, entry))
-                    }
-                }
-                return waiters
+        let (latest, next) = _WireSnapshot.following(previous, with: batch)
+        // A batch that continues is encoded once for every client; otherwise every client
+        // restarts from `latest`.
+        let frame = next == .batch ? WebListFrame(latest.message(for: batch, format: format)) : nil
+        return _state.withLock { state in
+            state.current = latest
+            guard next != .nothing else { return [] }
+            if frame != nil { state.batches += 1 }
+            var waiters: [(_Waiter, _Entry)] = []
+            for index in state.clients.indices {
+                let action = frame.map { state.clients.values[index].batch($0, latest: latest) } ?? state.clients.values[index].snapshot(latest)
+                if case .resume(let waiter, let entry) = action { waiters.append((waiter, entry)) }
             }
-        } else {
-            let versionOffset = WebListMessage.versionOffset(restartingAt: batch.new.version, after: previous?.wireVersion)
-            let latest = _HubSnapshot(snapshot: batch.new, versionOffset: versionOffset)
-            waiters = _state.withLock { state in
-                state.current = latest
-                var waiters: [(_Waiter, _Entry)] = []
-                for index in state.clients.indices {
-                    if case .resume(let waiter, let entry) = state.clients.values[index].snapshot(latest) {
-                        waiters.append((waiter, entry))
-                    }
-                }
-                return waiters
-            }
+            return waiters
         }
-        return waiters
     }
 }

@@ -11,7 +11,7 @@ extension WebListHub {
     /// - Returns: the client's frames.
     /// - Complexity: O(1); the snapshot is formatted when it is read.
     public func subscribe() -> WebListSubscription {
-        let limits = _ClientQueue<_HubSnapshot<Item>, _Waiter>.Limits(entries: limits.messages, bytes: limits.bytes)
+        let limits = _ClientQueue<_WireSnapshot<Item>, _Waiter>.Limits(entries: limits.messages, bytes: limits.bytes)
         let id: Int? = _state.withLock { state in
             guard !state.isFinished else { return nil }
             state.nextClientID += 1

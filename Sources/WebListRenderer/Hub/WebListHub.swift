@@ -61,13 +61,13 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     /// The bounds of each client's queue.
     public let limits: Limits
 
-    typealias _Entry = _ClientEntry<_HubSnapshot<Item>>
+    typealias _Entry = _ClientEntry<_WireSnapshot<Item>>
     typealias _Waiter = CheckedContinuation<_Entry?, Never>
-    typealias _Queue = _ClientQueue<_HubSnapshot<Item>, _Waiter>
+    typealias _Queue = _ClientQueue<_WireSnapshot<Item>, _Waiter>
 
     struct _State: Sendable {
         /// The last rendered snapshot and its version shift.
-        var current: _HubSnapshot<Item>?
+        var current: _WireSnapshot<Item>?
         var clients: [Int: _Queue] = [:]
         var nextClientID = 0
         var batches = 0
@@ -136,28 +136,16 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     }
 
     /// The frame of a snapshot, formatted at most once per version.
-    func _frame(for snapshot: _HubSnapshot<Item>) -> WebListFrame {
+    func _frame(for snapshot: _WireSnapshot<Item>) -> WebListFrame {
         // Wire versions identify a hub's snapshots: they keep increasing across sources.
         if let cached = _snapshotCache.withLock({ $0 }), cached.version == snapshot.wireVersion {
             return cached
         }
-        let frame = WebListFrame(format.snapshotMessage(for: snapshot.snapshot).shiftingVersions(by: snapshot.versionOffset))
+        let frame = WebListFrame(snapshot.snapshotMessage(format: format))
         _snapshotCache.withLock { cache in
             // Keep the newest: an older snapshot read late must not evict it.
             if cache.map({ $0.version < frame.version }) ?? true { cache = frame }
         }
         return frame
     }
-}
-
-/// A snapshot as the hub queues it: the list snapshot and what is added to its list's
-/// versions on the wire.
-struct _HubSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
-    var snapshot: ListSnapshot<Item>
-    /// Changes only when the hub's batches do not continue from its last version; see
-    /// ``WebListMessage/versionOffset(restartingAt:after:)``.
-    var versionOffset: Int
-
-    /// The version of the snapshot's message.
-    var wireVersion: Int { snapshot.version + versionOffset }
 }

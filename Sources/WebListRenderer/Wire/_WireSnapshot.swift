@@ -1,0 +1,80 @@
+/// The last snapshot a renderer or hub sent, with what it adds to that list's versions on
+/// the wire; and the rule that decides how the next batch goes out.
+///
+/// A renderer moved to another list restarts from that list's versions, which may be
+/// lower than the ones it sent. A client would take the restart snapshot for a stale one
+/// and skip it, and then apply the new list's batches to the old list's rows once their
+/// versions pass its own. So the versions a renderer sends are the list's versions
+/// shifted by ``versionOffset``, which changes only at a restart: the restart snapshot is
+/// numbered one past the last version sent when the list's own version is not above it,
+/// and keeps the list's version otherwise. Without a move the offset stays 0.
+struct _WireSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
+    /// The rows last sent.
+    var snapshot: ListSnapshot<Item>
+    /// Added to the list's versions on the wire.
+    var versionOffset: Int
+
+    /// The version of the last message sent.
+    var wireVersion: Int { snapshot.version + versionOffset }
+
+    /// How a batch goes out.
+    enum Next {
+        /// Nothing to send: an attach batch of an empty list at version 0, after an empty
+        /// list at version 0.
+        case nothing
+        /// As a `batch` message, since it starts from the rows last sent.
+        case batch
+        /// As a `snapshot` message that restarts the stream.
+        case snapshot
+    }
+
+    /// What to record after `batch`, and how to send it, given the last snapshot sent
+    /// (`nil` before the first).
+    ///
+    /// A batch continues only from the very rows last sent. Equal version numbers are not
+    /// enough, since a renderer moved between lists can see the same number from two lists.
+    ///
+    /// - Complexity: O(1) when the last snapshot sent is `batch.old` (always, within one
+    ///   list), or the versions differ; O(*n*) to compare the rows otherwise (after a move
+    ///   to another list with the same version, or after a change that left a list's rows
+    ///   as they were under a new order).
+    static func following(_ last: Self?, with batch: ChangeBatch<Item>) -> (latest: Self, next: Next) {
+        if let last, last.snapshot.version == batch.old.version,
+           last.snapshot.isIdentical(to: batch.old) || last.snapshot.elementsEqual(batch.old) {
+            let latest = Self(snapshot: batch.new, versionOffset: last.versionOffset)
+            return (latest, batch.new.version == batch.old.version ? .nothing : .batch)
+        }
+        var versionOffset = 0
+        if let last, batch.new.version <= last.wireVersion {
+            versionOffset = last.wireVersion + 1 - batch.new.version
+        }
+        return (Self(snapshot: batch.new, versionOffset: versionOffset), .snapshot)
+    }
+
+    /// The `batch` message that leads to this snapshot.
+    ///
+    /// - Complexity: that of ``WebListFormat/message(for:)``.
+    func message(for batch: ChangeBatch<Item>, format: WebListFormat<Item>) -> WebListMessage {
+        format.message(for: batch).shiftingVersions(by: versionOffset)
+    }
+
+    /// The `snapshot` message of this snapshot.
+    ///
+    /// - Complexity: O(*n*) rows formatted.
+    func snapshotMessage(format: WebListFormat<Item>) -> WebListMessage {
+        format.snapshotMessage(for: snapshot).shiftingVersions(by: versionOffset)
+    }
+}
+
+extension WebListMessage {
+    /// The message with `offset` added to its versions; its rows and steps are unchanged.
+    ///
+    /// - Complexity: O(1) (the rows and steps are shared, not copied).
+    func shiftingVersions(by offset: Int) -> WebListMessage {
+        guard offset != 0 else { return self }
+        switch self {
+        case .snapshot(let version, let items): return .snapshot(version: version + offset, items: items)
+        case .batch(let from, let to, let steps): return .batch(from: from + offset, to: to + offset, steps: steps)
+        }
+    }
+}
