@@ -134,17 +134,7 @@ import Testing
                     source.remove(ids: ids)
                     call = "remove \(ids)"
                 } else {
-                    let items = (0..<rng.int(in: 32..<70)).map { _ -> TestRow in
-                        let id = rng.int(in: 0..<700)
-                        guard let existing = oracle.rows.first(where: { $0.id == id }), rng.chance(0.7) else {
-                            return TestRow(id: id, key: rng.int(in: 0..<keys))
-                        }
-                        switch rng.int(in: 0..<3) {
-                        case 0: return existing
-                        case 1: return TestRow(id: id, key: existing.key, payload: existing.payload + 1)
-                        default: return TestRow(id: id, key: rng.int(in: 0..<keys), payload: existing.payload)
-                        }
-                    }
+                    let items = Self.randomItems(&rng, oracle: oracle, count: rng.int(in: 32..<70), idPool: 700, keys: keys)
                     oracle.add(items)
                     source.add(items)
                     call = "add \(items)"

@@ -43,11 +43,7 @@ struct FixtureExportTests {
     /// second list's versions are shifted on the wire (they would otherwise go back), so a
     /// client replaying the messages in order ends with the second list's rows.
     static func sourceSwitchFixture(seed: UInt64, mutations: Int) async -> String {
-        let first = ListDataSource<TestRow>()
-        for id in 1 ... 12 {
-            first.add(TestRow(id: id, key: id))
-            await first.flush()
-        }
+        let first = await listBuiltOneRowAtATime(ids: 1 ... 12)
         let second = ListDataSource([TestRow(id: 1_001, key: 5), TestRow(id: 2, key: 99)])
         let log = FrameLog()
         let renderer = WebListRenderer(format: testRowFormat, send: log.append)

@@ -220,11 +220,7 @@ struct WebListHubTests {
     }
 
     @Test func movedToAListWithLowerVersionsClientsEndWithThatList() async throws {
-        let first = ListDataSource<TestRow>()
-        for id in 1 ... 4 {
-            first.add(TestRow(id: id, key: id))
-            await first.flush()
-        }
+        let first = await listBuiltOneRowAtATime(ids: 1 ... 4)  // version 4
         let second = ListDataSource([TestRow(id: 101, key: 101)])   // version 1
         let hub = WebListHub(format: testRowFormat)
         let token = first.attach(hub)

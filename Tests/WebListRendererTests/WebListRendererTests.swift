@@ -38,24 +38,12 @@ struct WebListRendererTests {
         second.add(TestRow(id: 9, key: 9))
         await second.flush()
         #expect(log.all.map(\.kind) == [.snapshot, .snapshot, .batch])
-        var replica = WebListReplica()
-        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied) }
-        #expect(replica.rows == wireRows(second.snapshot))
-    }
-
-    /// A list at `version` holding `ids`, one flushed `add` per id.
-    static func list(ids: ClosedRange<Int>) async -> ListDataSource<TestRow> {
-        let source = ListDataSource<TestRow>()
-        for id in ids {
-            source.add(TestRow(id: id, key: id))
-            await source.flush()
-        }
-        return source
+        #expect(replayed(log.all).rows == wireRows(second.snapshot))
     }
 
     @Test func movedToAListWithLowerVersionsItsVersionsKeepIncreasing() async throws {
-        let first = await Self.list(ids: 1 ... 4)        // version 4
-        let second = await Self.list(ids: 101 ... 101)   // version 1
+        let first = await listBuiltOneRowAtATime(ids: 1 ... 4)        // version 4
+        let second = await listBuiltOneRowAtATime(ids: 101 ... 101)   // version 1
         let log = FrameLog()
         let renderer = WebListRenderer(format: testRowFormat, send: log.append)
         let token = first.attach(renderer)
@@ -77,9 +65,7 @@ struct WebListRendererTests {
         #expect(renderer.snapshotFrame()?.version == 10)
         // A client that applies every message in order (as list-client.js does) ends
         // with the second list, never the first list's rows.
-        var replica = WebListReplica()
-        for frame in frames { #expect(replica.apply(json: frame.json) == .applied) }
-        #expect(replica.rows == wireRows(second.snapshot))
+        #expect(replayed(frames).rows == wireRows(second.snapshot))
     }
 
     @Test func movedFromAnEmptyListToAnotherEmptyListEveryFrameApplies() async throws {
@@ -94,9 +80,7 @@ struct WebListRendererTests {
         second.add(TestRow(id: 1, key: 1))
         await second.flush()
         #expect(log.all.map(\.kind) == [.snapshot, .batch])
-        var replica = WebListReplica()
-        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
-        #expect(replica.rows == wireRows(second.snapshot))
+        #expect(replayed(log.all).rows == wireRows(second.snapshot))
     }
 
     @Test func movedWhileTheOldListsBatchIsStillRenderingItSendsInOrderAndEndsWithTheNewList() async throws {
@@ -118,9 +102,7 @@ struct WebListRendererTests {
         hold.release.signal()
         await second.flush()
         #expect(log.all.map(\.version) == [1, 2, 3])
-        var replica = WebListReplica()
-        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
-        #expect(replica.rows == wireRows(second.snapshot))
+        #expect(replayed(log.all).rows == wireRows(second.snapshot))
     }
 
     @Test func aBatchAfterAChangeThatKeptTheRowsStillContinues() async throws {
@@ -133,14 +115,12 @@ struct WebListRendererTests {
         source.add(TestRow(id: 6, key: 6))
         await source.flush()
         #expect(log.all.map(\.kind) == [.snapshot, .batch])
-        var replica = WebListReplica()
-        for frame in log.all { #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)") }
-        #expect(replica.rows == wireRows(source.snapshot))
+        #expect(replayed(log.all).rows == wireRows(source.snapshot))
     }
 
     @Test func movedToAListWithHigherVersionsItKeepsTheListsVersions() async throws {
-        let first = await Self.list(ids: 1 ... 2)        // version 2
-        let second = await Self.list(ids: 101 ... 105)   // version 5
+        let first = await listBuiltOneRowAtATime(ids: 1 ... 2)        // version 2
+        let second = await listBuiltOneRowAtATime(ids: 101 ... 105)   // version 5
         let log = FrameLog()
         let renderer = WebListRenderer(format: testRowFormat, send: log.append)
         let token = first.attach(renderer)

@@ -1,6 +1,7 @@
 import Dispatch
 import ListTestSupport
 import Synchronization
+import Testing
 import WebListRenderer
 
 /// Labels with everything escaping must get right: markup, quotes, ampersands,
@@ -95,3 +96,24 @@ final class FormatHold: Sendable {
         release.wait()
     }
 }
+
+/// A list holding `ids`, built by one flushed `add` per id: at version `ids.count`.
+func listBuiltOneRowAtATime(ids: ClosedRange<Int>) async -> ListDataSource<TestRow> {
+    let source = ListDataSource<TestRow>()
+    for id in ids {
+        source.add(TestRow(id: id, key: id))
+        await source.flush()
+    }
+    return source
+}
+
+/// A new replica that applied `frames` in order, as list-client.js does; each frame is
+/// expected to apply.
+func replayed(_ frames: [WebListFrame], sourceLocation: SourceLocation = #_sourceLocation) -> WebListReplica {
+    var replica = WebListReplica()
+    for frame in frames {
+        #expect(replica.apply(json: frame.json) == .applied, "\(frame.json)", sourceLocation: sourceLocation)
+    }
+    return replica
+}
+
