@@ -32,6 +32,7 @@ func registerFloors() {
             onlyRight += right.count - j
             benchmark.stopMeasurement()
             blackHole(both)
+            Scenario.recordPeakMemory(in: benchmark)
             check(both == 1_000_000 && onlyLeft == 0 && onlyRight == 0, "merge walk matched \(both) of 1,000,000 rows")
         },
         setup: { () -> ([Row], [Row]) in
@@ -51,6 +52,7 @@ func registerFloors() {
             rows.sort(by: <)
             benchmark.stopMeasurement()
             blackHole(rows)
+            Scenario.recordPeakMemory(in: benchmark)
             check(rows.count == 1_000_000, "sorted \(rows.count) rows")
             var rng = SplitMix64(seed: 7)
             for _ in 0 ..< 1_000 {
@@ -73,6 +75,7 @@ func registerFloors() {
             for (offset, id) in ids.enumerated() { offsets[id] = offset }
             benchmark.stopMeasurement()
             blackHole(offsets)
+            Scenario.recordPeakMemory(in: benchmark)
             check(offsets.count == 100_000 && offsets[ids[12_345]] == 12_345, "dictionary holds \(offsets.count) ids")
         },
         setup: { Rows.make(count: 100_000, seed: Seeds.hundredThousand).map(\.id) }

@@ -116,7 +116,7 @@ for row in rows {
     let sizes = ["batch-deletions", "batch-insertions", "batch-moves", "batch-reloads"].map { metric in
         result?.value(metric, percentile: 50).map(String.init) ?? "—"
     }
-    let memory = formatBytes(result?.value("peakMemoryResident", percentile: 100))
+    let memory = formatBytes(result?.value("peak-resident-bytes", percentile: 100))
     lines.append("| \(row.scenario) | \(formatTime(median)) | \(formatTime(p90)) | \(row.floor ?? "—") | \(ratio) | \(target) | \(status) | \(memory) | \(sizes.joined(separator: " / ")) |")
 }
 
