@@ -69,12 +69,15 @@ public struct RetryPolicy: Sendable {
     /// - Complexity: O(1).
     public func delay(beforeRetry retry: Int, randomUnit: Double = 0) -> Duration {
         precondition(retry >= 1, "retries are numbered from 1, got \(retry)")
-        let initial = initialDelay.seconds, cap = maxDelay.seconds
-        // Double arithmetic saturates at +inf instead of overflowing; the cap bounds it.
+        // In nanoseconds, which a Double holds exactly up to 104 days: 300 ms stays
+        // exactly 300 ms (in seconds it would come out a few attoseconds long, and a
+        // clock advanced by the delay would not yet reach it). Double arithmetic
+        // saturates at +inf instead of overflowing; the cap bounds it.
+        let initial = initialDelay.nanoseconds, cap = maxDelay.nanoseconds
         let grown = initial * _pow(multiplier, retry - 1)
         let capped = Swift.max(0, Swift.min(grown, cap))
         let unit = Swift.min(Swift.max(randomUnit, 0), 1)
-        return .seconds(capped * (1 - jitter * unit))
+        return .wholeNanoseconds(capped * (1 - jitter * unit))
     }
 
     private func _pow(_ base: Double, _ exponent: Int) -> Double {
@@ -92,5 +95,19 @@ extension Duration {
     var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    /// The duration in whole nanoseconds (rounded toward zero), as a `Double`.
+    var nanoseconds: Double {
+        let parts = components
+        return Double(parts.seconds) * 1e9 + Double(parts.attoseconds / 1_000_000_000)
+    }
+
+    /// `nanoseconds` rounded to a whole number of nanoseconds.
+    static func wholeNanoseconds(_ nanoseconds: Double) -> Duration {
+        let whole = nanoseconds.rounded()
+        // Beyond 2^63 ns (292 years) in seconds, whose precision no longer matters.
+        guard whole < 9.2e18 else { return .seconds(whole / 1e9) }
+        return .nanoseconds(Int64(whole))
     }
 }

@@ -86,6 +86,86 @@ import Testing
         #expect(Self.failure(#"{"data":[{"id":"é","score":7}],"pagination":{"page":1}}"#) == nil)
     }
 
+    @Test(arguments: [
+        #"{"data":[{"id":"a","score":1},{"id":"b","score":1.5}],"pagination":{"page":1}}"#,
+        #"{"data":[{"id":"b","score":99999999999999999999}],"pagination":{"page":1}}"#,
+    ])
+    func aNumberThatDoesNotFitItsTypeClaimsNoPosition(json: String) throws {
+        // The decoder blames the whole (valid) document, with no path: no position at
+        // all beats pointing at byte 0.
+        let failure = try #require(Self.failure(json))
+        if failure.path.isEmpty {
+            #expect(failure.byteOffset == nil, "\(failure)")
+            #expect(failure.reason.contains("valid JSON"), "\(failure)")
+        } else {
+            #expect(failure.path == "data[1].score" || failure.path == "data[0].score", "\(failure)")
+            #expect(failure.byteOffset != nil, "\(failure)")
+        }
+    }
+
+    struct SnakeRow: Decodable { var id: String; var playerScore: Int }
+    struct SnakeEnvelope: Decodable { var data: [SnakeRow] }
+
+    @Test func aSnakeCaseDecoderStillGetsThePosition() throws {
+        let json = "{\"data\":[\n{\"id\":\"a\",\"player_score\":1},\n{\"id\":\"b\",\"player_score\":\"x\"}\n]}"
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let failure = try #require(Self.failing { try JSONDecodingFailure.decode(SnakeEnvelope.self, from: Data(json.utf8), using: decoder) })
+        #expect(failure.byteOffset == 64)
+        #expect(failure.line == 3 && failure.column == 26)
+        // Named as the document spells it, so it can be found there.
+        #expect(failure.path == "data[1].player_score")
+    }
+
+    @Test func aCustomKeyStrategyIsFollowed() throws {
+        let json = #"{"DATA":[{"ID":"a","SCORE":"x"}]}"#
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            _TestKey(path[path.count - 1].stringValue.lowercased())
+        }
+        let failure = try #require(Self.failing { try JSONDecodingFailure.decode(Envelope.self, from: Data(json.utf8), using: decoder) })
+        #expect(failure.path == "DATA[0].SCORE")
+        #expect(failure.byteOffset == 27)
+        // The keys of a dictionary are not converted; the row's are.
+        let rows = try #require(Self.failing { try JSONDecodingFailure.decode([String: [Row]].self, from: Data(json.utf8), using: decoder) })
+        #expect(rows.path == "DATA[0].SCORE")
+        #expect(rows.byteOffset == 27)
+    }
+
+    @Test func anEscapedKeyStillGetsThePosition() throws {
+        let json = #"{"data":[{"id":"a","sc\u006fre":"x"}],"pagination":{"page":1}}"#
+        let failure = try #require(Self.failure(json))
+        #expect(failure.byteOffset == 32, "\(failure)")
+        #expect(failure.path == "data[0].sc\\u006fre" || failure.path == "data[0].score", "\(failure)")
+    }
+
+    @Test(arguments: [
+        ("player_score", "playerScore"), ("_leading", "_leading"), ("trailing__", "trailing__"),
+        ("__both_ends__", "__bothEnds__"), ("one", "one"), ("a__b", "aB"), ("URL_path", "urlPath"), ("___", "___"),
+    ])
+    func snakeCaseKeysAreMatchedAsTheDecoderConvertsThem(key: String, converted: String) throws {
+        let json = "{\"\(key)\":\"x\"}"
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let failure = try #require(Self.failing { try JSONDecodingFailure.decode(_FirstKeyAsInt.self, from: Data(json.utf8), using: decoder) })
+        // The decoder's coding path holds its conversion; finding the value means the
+        // scanner converted the document's key the same way.
+        #expect(failure.reason.contains("Int"))
+        #expect(failure.byteOffset == key.utf8.count + 4, "\(failure)")
+        #expect(failure.path == key)
+        let probe = try decoder.decode(_KeyProbe.self, from: Data("{\"\(key)\":1}".utf8))
+        #expect(probe.keys == [converted])
+    }
+
+    static func failing<T>(_ body: () throws -> T) -> JSONDecodingFailure? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error as? JSONDecodingFailure
+        }
+    }
+
     @Test func aByteOrderMarkIsSkippedAsTheDecoderSkipsIt() throws {
         let text = #"{"data":[{"id":"a","score":"x"}],"pagination":{"page":1}}"#
         let data = Data([0xEF, 0xBB, 0xBF] + Array(text.utf8))
@@ -162,5 +242,31 @@ import Testing
                 #expect(offset <= damaged.count && offset >= damaged.count - 3, "seed \(seed): a truncated document breaks where it ends, not at \(offset)")
             }
         }
+    }
+}
+
+/// A coding key made of a string.
+struct _TestKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// The keys a decoder hands a keyed container, after its key strategy.
+struct _KeyProbe: Decodable {
+    var keys: [String]
+    init(from decoder: any Decoder) throws {
+        keys = try decoder.container(keyedBy: _TestKey.self).allKeys.map(\.stringValue)
+    }
+}
+
+/// Decodes its first key as an `Int`: a type mismatch at that key when it holds a string.
+struct _FirstKeyAsInt: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: _TestKey.self)
+        guard let key = container.allKeys.first else { return }
+        _ = try container.decode(Int.self, forKey: key)
     }
 }

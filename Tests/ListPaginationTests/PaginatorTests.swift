@@ -233,6 +233,33 @@ import Testing
         #expect(paginator.state == .idle)
     }
 
+    @Test func aLoadRightAfterResetDoesNotWaitForTheCancelledRequest() async throws {
+        let (paginator, loader, _) = Self.make(loader: ScriptedLoader(honorsCancellation: false))
+        paginator.loadNextPage()
+        let cancelled = await loader.nextRequest()
+        paginator.reset()
+        paginator.loadNextPage()
+        let fresh = await loader.nextRequest()
+        // As documented: the loader ignored the cancellation, so both are in flight.
+        #expect(loader.unansweredCount == 2)
+        cancelled.succeed(ids: 100..<110, next: 1)
+        fresh.succeed(ids: 0..<5, next: nil)
+        #expect(await paginator.settle().state == .exhausted)
+        #expect(await paginator.dataSource.flush().map(\.id) == Array(0..<5))
+    }
+
+    @Test func anAutomaticRetryFiresWhenTheClockReachesItsDelay() async throws {
+        let policy = RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(300), jitter: 0)
+        let (paginator, loader, clock) = Self.make(indicatorDelay: .zero, retry: policy)
+        paginator.loadNextPage()
+        await loader.nextRequest().fail(PaginationError.timedOut(url: nil))
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(300))
+        await loader.nextRequest().succeed(ids: 0..<3, next: nil)
+        #expect(await paginator.settle().state == .exhausted)
+        #expect(loader.requestedCursors == [nil, nil])
+    }
+
     @Test func itemDidAppearLoadsWithinThePrefetchDistance() async throws {
         let (paginator, loader, _) = Self.make(prefetch: 5)
         paginator.loadNextPage()

@@ -39,11 +39,18 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
     /// Explains `error`, thrown while decoding `data`.
     ///
     /// A syntax error found in `data` takes precedence over what the decoder said; for a
-    /// `DecodingError` the path comes from its coding path (for a missing key: the
-    /// container's path plus the key) and the position from where that path leads in
-    /// `data`. Pass `nil` for `data` when it is not at hand: the position is then unknown.
+    /// `DecodingError` the position comes from where its coding path leads in `data`,
+    /// and the path names that place with the document's own keys (for a missing key:
+    /// the container's path plus the key). Pass `nil` for `data` when it is not at hand:
+    /// the position is then unknown.
+    ///
+    /// - Parameters:
+    ///   - error: what the decoder threw.
+    ///   - data: the document, or `nil`.
+    ///   - keyDecodingStrategy: the decoder's strategy, which turned the document's keys
+    ///     into the keys of the error's coding path.
     /// - Complexity: O(*n*) for *n* bytes.
-    public init(_ error: any Error, in data: Data?) {
+    public init(_ error: any Error, in data: Data?, keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys) {
         let bytes = data.map { [UInt8]($0) }
         if let bytes, let syntax = _JSONScanner.firstSyntaxError(in: bytes) {
             self.init(path: syntax.path.rendered, at: syntax.offset, in: bytes, reason: syntax.reason)
@@ -67,6 +74,16 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
             located = context.codingPath.map(_JSONPathComponent.init)
             path = located + [_JSONPathComponent(key)]
             reason = "missing key \"\(key.stringValue)\""
+        case .dataCorrupted(let context) where context.codingPath.isEmpty && bytes != nil:
+            // The document is valid JSON (the scan above found no error), yet the decoder
+            // blames the whole of it: some decoders say so of a number that does not fit
+            // its type (1.5 or 1e20 for an `Int`), without a path. The top level is not
+            // where the problem is, so no position is claimed.
+            self.init(
+                path: "", byteOffset: nil, line: nil, column: nil,
+                reason: "a value does not fit the type it is decoded as (the document is valid JSON; the decoder named no path): \(context.debugDescription)"
+            )
+            return
         case .dataCorrupted(let context):
             path = context.codingPath.map(_JSONPathComponent.init)
             located = path
@@ -76,8 +93,42 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
             located = []
             reason = String(describing: error)
         }
-        let offset = bytes.flatMap { _JSONScanner.offset(ofValueAt: located, in: $0) }
-        self.init(path: path.rendered, at: offset, in: bytes, reason: reason)
+        guard let bytes, let location = _JSONScanner.location(ofValueAt: located, in: bytes, convertKey: Self._keyConversion(keyDecodingStrategy)) else {
+            self.init(path: path.rendered, at: nil, in: bytes, reason: reason)
+            return
+        }
+        // Name the place as the document does; a missing key keeps the decoder's name.
+        let documentPath = location.documentPath + path.dropFirst(located.count)
+        self.init(path: documentPath.rendered, at: location.offset, in: bytes, reason: reason)
+    }
+
+    /// How `strategy` turns a document's key into a coding path's key.
+    private static func _keyConversion(_ strategy: JSONDecoder.KeyDecodingStrategy) -> _JSONScanner.KeyConversion? {
+        switch strategy {
+        case .useDefaultKeys:
+            return nil
+        case .convertFromSnakeCase:
+            return { key, _ in _convertFromSnakeCase(key) }
+        case .custom(let convert):
+            return { key, objectPath in
+                convert(objectPath.map(_PathKey.init) + [_PathKey(.key(key))]).stringValue
+            }
+        @unknown default:
+            return nil
+        }
+    }
+
+    /// `JSONDecoder`'s documented snake case conversion: `player_score` → `playerScore`;
+    /// leading and trailing underscores are kept, and a key without inner underscores
+    /// is left as it is.
+    static func _convertFromSnakeCase(_ key: String) -> String {
+        guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var last = key.index(before: key.endIndex)
+        while last > first && key[last] == "_" { key.formIndex(before: &last) }
+        let words = key[first ... last].split(separator: "_")
+        guard words.count > 1 else { return key }
+        let joined = ([words[0].lowercased()] + words.dropFirst().map { $0.capitalized }).joined()
+        return String(key[..<first]) + joined + String(key[key.index(after: last)...])
     }
 
     private init(path: String, at offset: Int?, in bytes: [UInt8]?, reason: String) {
@@ -103,7 +154,7 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
         do {
             return try decoder.decode(type, from: data)
         } catch {
-            throw JSONDecodingFailure(error, in: data)
+            throw JSONDecodingFailure(error, in: data, keyDecodingStrategy: decoder.keyDecodingStrategy)
         }
     }
 
@@ -120,4 +171,28 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
 
 extension JSONDecodingFailure: CustomStringConvertible {
     public var description: String { "\(path.isEmpty ? "top level" : path), \(positionAndReason)" }
+}
+
+/// A step of a path as a coding key, the way `JSONDecoder` names it (array elements as
+/// "Index *n*"), for a ``JSONDecoder/KeyDecodingStrategy/custom(_:)`` conversion.
+private struct _PathKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(_ component: _JSONPathComponent) {
+        switch component {
+        case .key(let key): (stringValue, intValue) = (key, nil)
+        case .index(let index): (stringValue, intValue) = ("Index \(index)", index)
+        }
+    }
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init?(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
 }

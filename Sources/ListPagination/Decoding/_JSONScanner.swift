@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of a path into a JSON document.
 enum _JSONPathComponent: Hashable, Sendable {
     case key(String)
@@ -39,16 +41,32 @@ struct _JSONScanner {
         var reason: String
     }
 
+    /// Turns a key of the document into the key a decoder's coding path names, given the
+    /// path of the object that holds it (as ``JSONDecoder/KeyDecodingStrategy`` does).
+    typealias KeyConversion = (_ key: String, _ objectPath: [_JSONPathComponent]) -> String
+
+    /// Where a path led: the offset of the value, and the path there with the keys as
+    /// the document spells them.
+    struct Location {
+        var offset: Int
+        var documentPath: [_JSONPathComponent]
+    }
+
     private let bytes: [UInt8]
     private var offset = 0
+    /// The path to the value being read, with keys converted for matching the target.
     private var path: [_JSONPathComponent] = []
+    /// The same path with the keys as the document spells them.
+    private var documentPath: [_JSONPathComponent] = []
     private let target: [_JSONPathComponent]?
-    private var found: Int?
+    private let convertKey: KeyConversion?
+    private var found: Location?
     private static let maximumDepth = 512
 
-    private init(bytes: [UInt8], target: [_JSONPathComponent]?) {
+    private init(bytes: [UInt8], target: [_JSONPathComponent]?, convertKey: KeyConversion? = nil) {
         self.bytes = bytes
         self.target = target
+        self.convertKey = convertKey
     }
 
     /// The first syntax error in `bytes`, or `nil` if they are one valid JSON document.
@@ -64,7 +82,16 @@ struct _JSONScanner {
 
     /// The offset of the first byte of the value at `path`, or `nil` if there is none.
     static func offset(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8]) -> Int? {
-        var scanner = _JSONScanner(bytes: bytes, target: path)
+        location(ofValueAt: path, in: bytes)?.offset
+    }
+
+    /// Where the value at `path` is, or `nil` if there is none.
+    ///
+    /// - Parameters:
+    ///   - path: a decoder's coding path: keys after `convertKey`, escapes resolved.
+    ///   - convertKey: how the decoder converts the document's keys; `nil` for none.
+    static func location(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8], convertKey: KeyConversion? = nil) -> Location? {
+        var scanner = _JSONScanner(bytes: bytes, target: path, convertKey: convertKey)
         do {
             try scanner.document()
         } catch {
@@ -85,7 +112,7 @@ struct _JSONScanner {
     }
 
     private mutating func value(depth: Int) throws(SyntaxError) {
-        if found == nil, let target, path == target { found = offset }
+        if found == nil, let target, isAt(target) { found = Location(offset: offset, documentPath: documentPath) }
         guard offset < bytes.count else { throw error("unexpected end of data, expected a value") }
         guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
         switch bytes[offset] {
@@ -100,6 +127,13 @@ struct _JSONScanner {
         }
     }
 
+    /// Whether the value being read is at `target`. A key matches converted or as
+    /// written: decoders leave the keys of a `[String: …]` dictionary unconverted.
+    private func isAt(_ target: [_JSONPathComponent]) -> Bool {
+        guard target.count == path.count else { return false }
+        return target.indices.allSatisfy { target[$0] == path[$0] || target[$0] == documentPath[$0] }
+    }
+
     private mutating func object(depth: Int) throws(SyntaxError) {
         offset += 1  // {
         skipWhitespace()
@@ -111,9 +145,11 @@ struct _JSONScanner {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after the key")
             skipWhitespace()
-            path.append(.key(key))
+            path.append(.key(convertKey.map { $0(key, path) } ?? key))
+            documentPath.append(.key(key))
             try value(depth: depth + 1)
             path.removeLast()
+            documentPath.removeLast()
             skipWhitespace()
             guard offset < bytes.count else { throw error("unexpected end of data, expected ',' or '}'") }
             switch bytes[offset] {
@@ -131,8 +167,10 @@ struct _JSONScanner {
         var index = 0
         while true {
             path.append(.index(index))
+            documentPath.append(.index(index))
             try value(depth: depth + 1)
             path.removeLast()
+            documentPath.removeLast()
             index += 1
             skipWhitespace()
             guard offset < bytes.count else { throw error("unexpected end of data, expected ',' or ']'") }
@@ -144,21 +182,25 @@ struct _JSONScanner {
         }
     }
 
-    /// Reads a string starting at its opening quote; returns its text (for keys).
+    /// Reads a string starting at its opening quote; returns its text with escapes
+    /// resolved (for keys).
     private mutating func string() throws(SyntaxError) -> String {
+        let quote = offset
         offset += 1  // "
         let start = offset
+        var isEscaped = false
         while true {
             guard offset < bytes.count else { throw error("unexpected end of data inside a string") }
             let byte = bytes[offset]
             switch byte {
             case UInt8(ascii: "\""):
-                let raw = bytes[start..<offset]
                 offset += 1
-                // Only keys use the text, to follow a coding path; it is kept raw
-                // (escapes in keys are rare, and such a key then just does not match).
-                return String(decoding: raw, as: UTF8.self)
+                guard isEscaped else { return String(decoding: bytes[start..<offset - 1], as: UTF8.self) }
+                // Rare (an escaped key): the string is valid, so a decoder resolves it.
+                let literal = Data(bytes[quote..<offset])
+                return (try? JSONDecoder().decode(String.self, from: literal)) ?? String(decoding: bytes[start..<offset - 1], as: UTF8.self)
             case UInt8(ascii: "\\"):
+                isEscaped = true
                 try escape()
             case 0..<0x20:
                 throw error("unescaped control character \(describe(byte)) inside a string")
@@ -288,7 +330,7 @@ struct _JSONScanner {
     }
 
     private func error(_ reason: String, at position: Int? = nil) -> SyntaxError {
-        SyntaxError(offset: position ?? offset, path: path, reason: reason)
+        SyntaxError(offset: position ?? offset, path: documentPath, reason: reason)
     }
 
     private func describe(_ byte: UInt8) -> String {

@@ -33,6 +33,8 @@ extension Paginator {
 
     /// Cancels any load, removes every row and returns to ``PaginationState/idle``;
     /// the next load is the first page. Responses to earlier requests are discarded.
+    /// The cancelled request is not waited for: a load started right after may run
+    /// beside it, if the loader ignores cancellation.
     /// - Complexity: O(1); the rows are removed on the data source's diff queue, in
     ///   O(*n*) for *n* rows.
     public func reset() {

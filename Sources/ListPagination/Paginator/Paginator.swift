@@ -5,9 +5,10 @@
 /// Pages are added with ``ListDataSource/add(_:)``, so rows stay sorted by the data
 /// source's order and a row that arrives twice (it shifted into the next offset page)
 /// is kept once. At most one request is in flight: ``loadNextPage()`` is ignored while a
-/// page is loading or waiting to be retried, and after the last page. The exception is
-/// ``refresh()``, which cancels a running request and starts its own at once: a loader
-/// that ignores cancellation may briefly run both, and the older response is discarded.
+/// page is loading or waiting to be retried, and after the last page. The exceptions are
+/// ``refresh()`` and ``reset()``, which cancel a running request without waiting for it
+/// to end, so that the next request starts at once: a loader that ignores cancellation
+/// may briefly run both, and the older response is discarded.
 ///
 /// - A failure keeps every loaded row. Errors that ``RetryPolicy/shouldRetry`` accepts
 ///   are retried with exponential backoff until ``RetryPolicy/maxAttempts``; then the
