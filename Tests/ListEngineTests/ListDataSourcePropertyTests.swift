@@ -194,11 +194,17 @@ import Testing
     /// batch they make is the oracle's (same deletions, insertions and reloads, the
     /// fewest moves, none of an untouched row), on lists large enough for the one-pass
     /// bulk edit, with and without ties.
-    @Test("coalesced runs of calls give the oracle's batch, with minimal moves", arguments: 0..<40)
+    ///
+    /// Seeds from 40 on use 3,000 rows and runs naming about 300 ids: enough for the
+    /// bulk edit to cut each pass in two and run the halves on two threads.
+    @Test("coalesced runs of calls give the oracle's batch, with minimal moves", arguments: 0..<46)
     func coalescedRunsMatchTheOracle(seed: UInt64) async {
         var rng = SplitMix64(seed: seed &+ 7_000)
-        let keys = seed % 2 == 0 ? 1_000_000 : 200  // almost no ties, or many
-        let initial = (0..<800).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
+        let isLarge = seed >= 40
+        let rowCount = isLarge ? 3_000 : 800, idPool = isLarge ? 3_400 : 900
+        let callSizes = isLarge ? 90..<120 : 10..<40, callCounts = isLarge ? 3..<4 : 2..<5
+        let keys = seed % 2 == 0 ? 1_000_000 : rowCount / 4  // almost no ties, or many
+        let initial = (0..<rowCount).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
         let less: @Sendable (TestRow, TestRow) -> Bool = { $0.key < $1.key }
         let source = ListDataSource<TestRow>(initial, sortedBy: less)
         var oracle = ListOracle<TestRow>(sortedBy: less)
@@ -215,14 +221,14 @@ import Testing
             hold.entered.wait()
             oracle.beginBatch()
             var log: [String] = []
-            for _ in 0..<rng.int(in: 2..<5) {
+            for _ in 0..<rng.int(in: callCounts) {
                 if rng.chance(0.3) {
-                    let ids = (0..<rng.int(in: 10..<40)).map { _ in rng.int(in: 0..<900) }
+                    let ids = (0..<rng.int(in: callSizes)).map { _ in rng.int(in: 0..<idPool) }
                     oracle.remove(ids: ids)
                     source.remove(ids: ids)
                     log.append("remove \(ids)")
                 } else {
-                    let items = Self.randomItems(&rng, oracle: oracle, count: rng.int(in: 10..<40), idPool: 900, keys: keys)
+                    let items = Self.randomItems(&rng, oracle: oracle, count: rng.int(in: callSizes), idPool: idPool, keys: keys)
                     oracle.add(items)
                     source.add(items)
                     log.append("add \(items)")
