@@ -291,6 +291,14 @@ def make_malformed(out, ranked):
                   'valid JSON, page-number shape, but `data[3].score` is the string `"%s"` '
                   "instead of a number (line 5)." % wrong[3]["score"]))
 
+    # fractional-score.json: data[2].score is a number, but not a whole one.
+    fractional = [dict(p) for p in rows]
+    fractional[2]["score"] = fractional[2]["score"] + 0.5
+    write_text(os.path.join(mdir, "fractional-score.json"), page_document(fractional, pagination))
+    notes.append(("fractional-score.json",
+                  "valid JSON, page-number shape, but `data[2].score` is `%s`, a number that "
+                  "does not fit the `Int` it decodes to (line 4)." % fractional[2]["score"]))
+
     # missing-pagination.json: the `pagination` member is absent.
     write_text(os.path.join(mdir, "missing-pagination.json"),
                '{"data":' + dump_array(rows) + "}\n")

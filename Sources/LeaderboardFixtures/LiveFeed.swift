@@ -23,7 +23,8 @@ public struct LiveFeed: Sendable {
     ///
     /// - Parameters:
     ///   - events: the events, in order.
-    ///   - roster: every player before the first event.
+    ///   - roster: every player before the first event. A repeated id is one player:
+    ///     the last row for it wins, as in ``ListDataSource/add(_:)``.
     public init(events: [FeedEvent], roster: [Player]) {
         self.events = events
         self.roster = roster
@@ -36,11 +37,16 @@ public struct LiveFeed: Sendable {
         self.init(events: try directory.loadFeed(), roster: try directory.loadPlayers())
     }
 
+    /// The roster by id, the last row for a repeated id winning.
+    private var _rosterByID: [String: Player] {
+        Dictionary(roster.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
     /// The players after applying every event to `roster`, in server order.
     ///
     /// - Complexity: O(*e* + *n* log *n*) for *e* events and *n* players.
     public func finalPlayers() -> [Player] {
-        var players = Dictionary(uniqueKeysWithValues: roster.map { ($0.id, $0) })
+        var players = _rosterByID
         for event in events { _ = event.apply(to: &players) }
         return players.values.sorted(by: <)
     }
@@ -62,7 +68,7 @@ public struct LiveFeed: Sendable {
         onEvent: (@Sendable (Int, FeedEvent) -> Void)? = nil
     ) async throws where C.Duration == Duration {
         precondition(interval >= .zero, "LiveFeed interval must not be negative")
-        var players = Dictionary(uniqueKeysWithValues: roster.map { ($0.id, $0) })
+        var players = _rosterByID
         let start = clock.now
         for (index, event) in events.enumerated() {
             if interval > .zero {

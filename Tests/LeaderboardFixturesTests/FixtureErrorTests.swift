@@ -16,6 +16,7 @@ import Testing
     static let expected: [String: Expected] = [
         "truncated.json": Expected(path: "data[2].name", byteOffset: 176, line: 4, reason: "end of data inside a string"),
         "wrong-type.json": Expected(path: "data[3].score", byteOffset: -1, line: 5, reason: "expected Int"),
+        "fractional-score.json": Expected(path: "data[2].score", byteOffset: 201, line: 4, reason: "99949.5 does not fit"),
         "missing-pagination.json": Expected(path: "pagination", byteOffset: 0, line: 1, reason: "missing key \"pagination\""),
         "not-an-object.json": Expected(path: "", byteOffset: 0, line: 1, reason: "Dictionary"),
         "empty.json": Expected(path: "", byteOffset: 0, line: 1, reason: "end of data"),

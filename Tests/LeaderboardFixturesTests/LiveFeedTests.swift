@@ -18,6 +18,18 @@ import Testing
         #expect(Array(await board.flush()) == (try fixtures.loadFinalPlayers()))
     }
 
+    @Test func aRepeatedRosterIdIsOnePlayerTheLastRowWinning() async throws {
+        let first = Player(id: "p1", name: "A", score: 10, country: "US")
+        let second = Player(id: "p1", name: "A2", score: 20, country: "US")
+        let other = Player(id: "p2", name: "B", score: 5, country: "FR")
+        let feed = LiveFeed(events: [.score(id: "p1", score: 30)], roster: [first, other, second])
+        let expected = [Player(id: "p1", name: "A2", score: 30, country: "US"), other]
+        #expect(feed.finalPlayers() == expected)
+        let board = ListDataSource([first, other, second])
+        try await feed.play(into: board, every: .zero, clock: ManualClock())
+        #expect(Array(await board.flush()) == expected)
+    }
+
     @Test func eventsArePacedOnTheClock() async throws {
         let fixtures = try FixtureDirectory.locate()
         let all = try LiveFeed(directory: fixtures)

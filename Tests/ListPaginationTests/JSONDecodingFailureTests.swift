@@ -87,20 +87,41 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"data":[{"id":"a","score":1},{"id":"b","score":1.5}],"pagination":{"page":1}}"#,
-        #"{"data":[{"id":"b","score":99999999999999999999}],"pagination":{"page":1}}"#,
+        (#"{"data":[{"id":"a","score":1},{"id":"b","score":1.5}],"pagination":{"page":1}}"#, "data[1].score", 48),
+        (#"{"data":[{"id":"b","score":99999999999999999999}],"pagination":{"page":1}}"#, "data[0].score", 27),
+        (#"{"data":[{"id":"b","score":2}],"pagination":{"page":1e400}}"#, "pagination.page", 52),
+        (#"{"data":[{"id":"a","score":1.0e0},{"id":"b","score":7.25}],"pagination":{"page":3.5}}"#, "data[1].score", 52),
     ])
-    func aNumberThatDoesNotFitItsTypeClaimsNoPosition(json: String) throws {
-        // The decoder blames the whole (valid) document, with no path: no position at
-        // all beats pointing at byte 0.
+    func aNumberThatDoesNotFitItsTypeIsLocated(json: String, path: String, offset: Int) throws {
+        // Whether the decoder names the path itself or not, the number is found.
         let failure = try #require(Self.failure(json))
-        if failure.path.isEmpty {
-            #expect(failure.byteOffset == nil, "\(failure)")
-            #expect(failure.reason.contains("valid JSON"), "\(failure)")
-        } else {
-            #expect(failure.path == "data[1].score" || failure.path == "data[0].score", "\(failure)")
-            #expect(failure.byteOffset != nil, "\(failure)")
-        }
+        #expect(failure.path == path, "\(failure)")
+        #expect(failure.byteOffset == offset, "\(failure)")
+    }
+
+    @Test func withoutTheDecoderAWholeDocumentComplaintClaimsNoPosition() throws {
+        let data = Data(#"{"data":[{"id":"b","score":1.5}],"pagination":{"page":1}}"#.utf8)
+        let error = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
+        let failure = JSONDecodingFailure(error, in: data)
+        #expect(failure.byteOffset == nil && failure.path.isEmpty)
+        #expect(failure.reason.contains("valid JSON"))
+    }
+
+    struct Level: Decodable {
+        enum Tier: Int, Decodable { case one = 1, two = 2 }
+        var tier: Tier
+        var ratio: Int
+    }
+
+    @Test func aZeroThatMisleadsTheSearchGivesNoPositionRatherThanAWrongOne() throws {
+        // Zeroing `tier` makes another error (there is no tier 0).
+        let found = try #require(Self.failing { try JSONDecodingFailure.decode(Level.self, from: Data(#"{"tier":2,"ratio":0.5}"#.utf8)) })
+        #expect(found.path == "ratio" && found.byteOffset == 18, "\(found)")
+        // Here the zeroed tier decides the search (it is decoded first): no position
+        // rather than the tier's.
+        let misled = try #require(Self.failing { try JSONDecodingFailure.decode(Level.self, from: Data(#"{"ratio":0.5,"tier":2}"#.utf8)) })
+        #expect(misled.byteOffset == nil || misled.path == "ratio", "\(misled)")
+        #expect(misled.path != "tier", "\(misled)")
     }
 
     struct SnakeRow: Decodable { var id: String; var playerScore: Int }

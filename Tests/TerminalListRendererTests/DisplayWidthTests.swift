@@ -38,6 +38,8 @@ import Testing
         #expect(DisplayWidth.isAmbiguous("🇸🇪"))
         #expect(DisplayWidth.isAmbiguous("❤️"))
         #expect(DisplayWidth.isAmbiguous("👍🏽"))
+        #expect(DisplayWidth.isAmbiguous("\u{915}\u{93F}"))  // कि: KA and a spacing vowel sign
+        #expect(DisplayWidth.of("\u{915}\u{93F}" as Character) == 1)
         #expect(!DisplayWidth.isAmbiguous("e\u{301}"))
         #expect(!DisplayWidth.isAmbiguous("王"))
         #expect(!DisplayWidth.isAmbiguous("🦊"))

@@ -33,6 +33,31 @@ import TerminalListRenderer
         #expect(result == [.pageDown])
     }
 
+    /// Bytes of one key that arrive in two reads (a slow connection).
+    @Test(arguments: [
+        ("\u{1B}[", "B", [Key.down]),
+        ("\u{1B}[6", "~", [.pageDown]),
+        ("\u{1B}O", "A", [.up]),
+        ("\u{1B}[1;", "5A", [.up]),
+    ])
+    func aKeySplitAcrossReadsIsStillOneKey(first: String, second: String, expected: [Key]) {
+        var decoder = KeyDecoder()
+        let keys = decoder.keys(in: Array(first.utf8)) + decoder.keys(in: Array(second.utf8))
+        #expect(keys == expected)
+    }
+
+    @Test func aSplitUTF8CharacterIsRead() {
+        var decoder = KeyDecoder()
+        let keys = decoder.keys(in: [0xC3]) + decoder.keys(in: [0xB6])
+        #expect(keys == [.character("ö")])
+    }
+
+    @Test func longParametersNeitherTrapNorGrow() {
+        #expect(keys("\u{1B}[99999999999999999999~x") == [.character("x")])
+        #expect(keys("\u{1B}[" + String(repeating: "1;", count: 10_000) + "5~") == [.home])  // the first parameter counts
+        #expect(keys("\u{1B}[" + String(repeating: "0", count: 40) + "6~q") == [.character("q")])
+    }
+
     @Test func unknownSequencesAreIgnored() {
         #expect(keys("\u{1B}[200~x") == [.character("x")])
         #expect(keys("\u{1B}[99Z") == [])

@@ -288,6 +288,10 @@ import Testing
         let plainOld = _LineLayout.line("Dana score 10", columns: 16, colors: true)
         let plainNew = _LineLayout.line("Dana score 11", columns: 16, colors: true)
         #expect(_ScreenEncoder.changedColumns(from: plainOld, to: plainNew) == 12..<13)
+        // A syllable with a spacing vowel sign: 1 column here, 2 for wcwidth.
+        let syllableOld = _LineLayout.line("\u{915}\u{93F}\u{915}\u{93F} 100", columns: 12, colors: true)
+        let syllableNew = _LineLayout.line("\u{915}\u{93F}\u{915}\u{93F} 200", columns: 12, colors: true)
+        #expect(_ScreenEncoder.changedColumns(from: syllableOld, to: syllableNew) == 0..<12)
         let wideOld = _LineLayout.line("ab王c", columns: 8, colors: true)
         let wideNew = _LineLayout.line("abxyc", columns: 8, colors: true)
         #expect(_ScreenEncoder.changedColumns(from: wideOld, to: wideNew) == 2..<4)

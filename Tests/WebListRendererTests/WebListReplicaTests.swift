@@ -25,6 +25,31 @@ struct WebListReplicaTests {
         #expect(replica.version == 4 && replica.rows.isEmpty)
     }
 
+    /// The order of the browser client's `applyMessage`: the type, then a batch's
+    /// versions, then its steps.
+    @Test func decodedMessagesFollowTheClientsOrderOfChecks() {
+        var empty = WebListReplica()
+        let undecodableSteps = #"{"type":"batch","from":1,"to":2,"steps":[{"op":"bogus"}]}"#
+        #expect(empty.apply(json: undecodableSteps) == .gap)
+        var replica = WebListReplica()
+        replica.apply(.snapshot(version: 5, items: [a]))
+        let before = replica
+        #expect(replica.apply(json: #"{"type":"hello","version":6}"#) == .ignored)
+        #expect(replica.apply(json: #"{"version":6}"#) == .ignored)
+        #expect(replica.apply(json: undecodableSteps) == .ignored)
+        #expect(replica.apply(json: #"{"type":"batch","from":7,"to":8,"steps":[{"op":"bogus"}]}"#) == .gap)
+        #expect(replica.apply(json: #"{"type":"batch","from":5,"to":6,"steps":[{"op":"bogus"}]}"#) == .inconsistent)
+        #expect(replica.apply(json: #"{"type":"batch","from":5,"to":6}"#) == .inconsistent)
+        #expect(replica.apply(json: #"{"type":"batch","from":"5","to":6,"steps":[]}"#) == .inconsistent)
+        #expect(replica.apply(json: #"{"type":"snapshot","version":4,"items":[{"id":1}]}"#) == .ignored)
+        #expect(replica.apply(json: #"{"type":"snapshot","version":6,"items":[{"id":1}]}"#) == .inconsistent)
+        #expect(replica.apply(json: #"{"type":"snapshot","items":[]}"#) == .inconsistent)
+        #expect(replica.apply(json: "[1]") == .inconsistent)
+        #expect(replica == before)
+        #expect(replica.apply(json: #"{"type":"batch","from":5,"to":6,"steps":[{"op":"remove","at":0}]}"#) == .applied)
+        #expect(replica.version == 6 && replica.rows.isEmpty)
+    }
+
     @Test func inconsistentBatchesChangeNothing() {
         var replica = WebListReplica()
         replica.apply(.snapshot(version: 1, items: [a, b]))

@@ -154,8 +154,79 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
         do {
             return try decoder.decode(type, from: data)
         } catch {
-            throw JSONDecodingFailure(error, in: data, keyDecodingStrategy: decoder.keyDecodingStrategy)
+            let failure = JSONDecodingFailure(error, in: data, keyDecodingStrategy: decoder.keyDecodingStrategy)
+            guard Self._blamesTheWholeDocument(error) else { throw failure }
+            // A number that does not fit its type, reported without a path: find it.
+            let bytes = [UInt8](data)
+            let number = Self._numberThatDoesNotFit(in: bytes, keyDecodingStrategy: decoder.keyDecodingStrategy) { candidate in
+                do {
+                    _ = try decoder.decode(type, from: Data(candidate))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            guard let number else { throw failure }
+            throw JSONDecodingFailure(
+                path: number.path.rendered, at: number.bytes.lowerBound, in: bytes,
+                reason: "the number \(String(decoding: bytes[number.bytes], as: UTF8.self)) does not fit the type it is decoded as"
+            )
         }
+    }
+
+    /// Whether `error` is the decoder blaming a whole document without a path, which is
+    /// how some decoders report a number that does not fit its type.
+    private static func _blamesTheWholeDocument(_ error: any Error) -> Bool {
+        guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+        return context.codingPath.isEmpty
+    }
+
+    /// The first number in `bytes` that the decoder rejects without a path, found by
+    /// turning numbers into zeros (which fit every numeric type); `nil` when that does
+    /// not single one out.
+    ///
+    /// With the numbers from some point on zeroed, the decoder complains exactly when a
+    /// number that does not fit is left before that point: a binary search finds the
+    /// first one. A zero can itself be rejected (an enum with no case 0); when such an
+    /// error decides the search, no number is named rather than a wrong one.
+    ///
+    /// - Parameters:
+    ///   - keyDecodingStrategy: the decoder's, to locate its other errors.
+    ///   - decodeError: decodes a document; returns the error, or `nil` on success.
+    /// - Complexity: O(log *m*) decodes for *m* numbers in the document.
+    static func _numberThatDoesNotFit(
+        in bytes: [UInt8], keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy, decodeError: ([UInt8]) -> (any Error)?
+    ) -> _JSONScanner.Number? {
+        let numbers = _JSONScanner.numbers(in: bytes)
+        // The document with every number from `kept` on zeroed. Zeros padded with spaces
+        // keep every offset, and the document valid.
+        func keeping(_ kept: Int) -> [UInt8] {
+            var copy = bytes
+            for number in numbers[kept...] {
+                copy[number.bytes.lowerBound] = UInt8(ascii: "0")
+                for offset in number.bytes.dropFirst() { copy[offset] = UInt8(ascii: " ") }
+            }
+            return copy
+        }
+        func isBlamed(_ kept: Int) -> Bool {
+            decodeError(keeping(kept)).map(_blamesTheWholeDocument) ?? false
+        }
+        guard !numbers.isEmpty, !isBlamed(0) else { return nil }
+        // isBlamed(numbers.count) holds: that is the document itself.
+        var low = 1, high = numbers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBlamed(middle) { high = middle } else { low = middle + 1 }
+        }
+        // Keeping `low` numbers is blamed and keeping one fewer is not. Unless a zeroed
+        // number caused the other outcome, the last kept one is the culprit.
+        let previous = keeping(low - 1)
+        if let error = decodeError(previous),
+           let offset = JSONDecodingFailure(error, in: Data(previous), keyDecodingStrategy: keyDecodingStrategy).byteOffset,
+           numbers[(low - 1)...].contains(where: { $0.bytes.lowerBound == offset }) {
+            return nil
+        }
+        return numbers[low - 1]
     }
 
     /// "line 5, column 42 (byte 371)", or "unknown position".

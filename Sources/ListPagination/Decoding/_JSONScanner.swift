@@ -61,6 +61,8 @@ struct _JSONScanner {
     private let target: [_JSONPathComponent]?
     private let convertKey: KeyConversion?
     private var found: Location?
+    /// The numbers read so far, when collecting them.
+    private var numbers: [Number]?
     private static let maximumDepth = 512
 
     private init(bytes: [UInt8], target: [_JSONPathComponent]?, convertKey: KeyConversion? = nil) {
@@ -83,6 +85,26 @@ struct _JSONScanner {
     /// The offset of the first byte of the value at `path`, or `nil` if there is none.
     static func offset(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8]) -> Int? {
         location(ofValueAt: path, in: bytes)?.offset
+    }
+
+    /// A number token of a document.
+    struct Number {
+        /// Where the token starts and ends.
+        var bytes: Range<Int>
+        /// The path to it, with the keys as the document spells them.
+        var path: [_JSONPathComponent]
+    }
+
+    /// The number tokens of a valid document, in document order (empty for an invalid one).
+    static func numbers(in bytes: [UInt8]) -> [Number] {
+        var scanner = _JSONScanner(bytes: bytes, target: nil)
+        scanner.numbers = []
+        do {
+            try scanner.document()
+        } catch {
+            return []
+        }
+        return scanner.numbers ?? []
     }
 
     /// Where the value at `path` is, or `nil` if there is none.
@@ -284,6 +306,8 @@ struct _JSONScanner {
     }
 
     private mutating func number() throws(SyntaxError) {
+        let start = offset
+        defer { numbers?.append(Number(bytes: start..<offset, path: documentPath)) }
         if peek() == UInt8(ascii: "-") { offset += 1 }
         guard let first = peek(), Self.isDigit(first) else { throw error("expected a digit in a number", at: offset) }
         offset += 1

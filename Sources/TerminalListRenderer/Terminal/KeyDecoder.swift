@@ -40,7 +40,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Feed bytes one at a time with ``feed(_:)``; each returns the keys it completes
 /// (usually none or one). At the end of each read call ``endOfInput()``: a lone ESC
 /// with nothing after it in the same read is the Escape key, not the start of a
-/// sequence.
+/// sequence. Any other sequence or character that a read leaves incomplete is
+/// completed by the next read, so a key whose bytes arrive in two reads (a slow
+/// connection) is still one key.
 ///
 /// Understood: printable UTF-8, Enter (CR or LF), Tab, Backspace (DEL or BS), Ctrl-A…Z,
 /// the arrow keys, Home, End, PgUp, PgDn and Delete in both CSI (`ESC [ A`, `ESC [ 5 ~`,
@@ -96,7 +98,8 @@ public struct KeyDecoder: Sendable {
         case .controlSequence(var parameters):
             switch byte {
             case 0x20...0x3F:
-                parameters.append(byte)
+                // Keys need a few parameter bytes; more are read but not kept.
+                if parameters.count < Self._maximumParameterBytes { parameters.append(byte) }
                 state = .controlSequence(parameters: parameters)
                 return []
             case 0x40...0x7E:
@@ -125,14 +128,15 @@ public struct KeyDecoder: Sendable {
         }
     }
 
-    /// Ends a read: a pending lone ESC becomes the Escape key; a partial sequence is dropped.
+    /// Ends a read: a pending lone ESC becomes the Escape key. A partial control
+    /// sequence or character is kept for the next read to complete.
     ///
     /// - Returns: `[.escape]` after a lone ESC, otherwise an empty array.
     /// - Complexity: O(1).
     public mutating func endOfInput() -> [Key] {
-        defer { state = .ground }
-        if case .escape = state { return [.escape] }
-        return []
+        guard case .escape = state else { return [] }
+        state = .ground
+        return [.escape]
     }
 
     /// All keys in one read: `feed` for each byte, then ``endOfInput()``.
@@ -171,6 +175,9 @@ public struct KeyDecoder: Sendable {
         }
     }
 
+    /// The parameter bytes of a control sequence that are kept.
+    private static let _maximumParameterBytes = 16
+
     private static func _csiKey(final: UInt8, parameters: [UInt8]) -> Key? {
         switch final {
         case 0x41: return .up
@@ -180,7 +187,8 @@ public struct KeyDecoder: Sendable {
         case 0x48: return .home
         case 0x46: return .end
         case 0x7E:
-            let number = parameters.prefix { $0 != 0x3B }.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+            // Saturating: a long number is no key, and no overflow either.
+            let number = parameters.prefix { $0 != 0x3B }.reduce(0) { Swift.min($0 &* 10 &+ Int($1 &- 0x30), 1 << 20) }
             switch number {
             case 1, 7: return .home
             case 4, 8: return .end

@@ -69,15 +69,16 @@ public enum DisplayWidth {
     /// Whether terminals are known to disagree about the width of `character`.
     ///
     /// Older terminals measure each scalar on its own (`wcwidth`), so they show a
-    /// zero-width-joiner sequence, a flag, or a character with a variation selector or
-    /// a skin tone modifier wider or narrower than modern ones do. The renderer never
+    /// zero-width-joiner sequence, a flag, a character with a variation selector or
+    /// a skin tone modifier, or a syllable with a spacing vowel sign (Devanagari "कि")
+    /// wider or narrower than modern ones do. The renderer never
     /// positions the cursor right after such a cluster and never leaves cells after one
     /// untouched when it rewrites a row, so a disagreement cannot spread.
     ///
     /// - Parameter character: a grapheme cluster.
     /// - Returns: `true` if a scalar after the first is a variation selector
-    ///   (U+FE00–U+FE0F) or not a mark at all, such as a zero width joiner, a second
-    ///   regional indicator or a skin tone modifier.
+    ///   (U+FE00–U+FE0F) or not a nonspacing or enclosing mark, such as a spacing mark,
+    ///   a zero width joiner, a second regional indicator or a skin tone modifier.
     /// - Complexity: O(*s*) for *s* scalars in the cluster.
     public static func isAmbiguous(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars
@@ -85,7 +86,7 @@ public enum DisplayWidth {
         for scalar in scalars.dropFirst() {
             if (0xFE00...0xFE0F).contains(scalar.value) { return true }  // variation selectors
             switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .spacingMark: continue
+            case .nonspacingMark, .enclosingMark: continue
             default: return true
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A list rebuilt from wire messages, with the same rules as the browser client's
 /// `applyMessage` in `list-client.js`.
 ///
@@ -70,7 +72,11 @@ public struct WebListReplica: Hashable, Sendable {
         }
     }
 
-    /// Decodes and applies one message; text that is not a message is `.inconsistent`.
+    /// Decodes and applies one message, in the browser client's order: text that is not
+    /// a JSON object, or a snapshot or batch whose versions are malformed, is
+    /// `.inconsistent`; a message of another type is `.ignored`; a batch's versions are
+    /// checked (`.gap`, `.ignored`) before its steps are decoded, and steps that do not
+    /// decode are `.inconsistent`.
     ///
     /// - Parameters:
     ///   - json: the message's JSON text, as a ``WebListFrame`` carries it.
@@ -81,7 +87,21 @@ public struct WebListReplica: Hashable, Sendable {
     ///   ``apply(_:acceptingOlderSnapshot:)`` costs.
     @discardableResult
     public mutating func apply(json: String, acceptingOlderSnapshot: Bool = false) -> Outcome {
-        guard let message = try? WebListMessage(json: json) else { return .inconsistent }
+        let data = Data(json.utf8)
+        guard let header = try? JSONDecoder().decode(_MessageHeader.self, from: data) else { return .inconsistent }
+        switch header.type {
+        case "snapshot":
+            guard let newVersion = header.version, header.hasItems else { return .inconsistent }
+            if let version, newVersion < version, !acceptingOlderSnapshot { return .ignored }
+        case "batch":
+            guard let from = header.from, let to = header.to, to > from, header.hasSteps else { return .inconsistent }
+            guard let version else { return .gap }
+            if to <= version { return .ignored }
+            guard from == version else { return .gap }
+        default:
+            return .ignored
+        }
+        guard let message = try? WebListMessage(json: data) else { return .inconsistent }
         return apply(message, acceptingOlderSnapshot: acceptingOlderSnapshot)
     }
 
@@ -105,5 +125,33 @@ public struct WebListReplica: Hashable, Sendable {
             }
         }
         return rows
+    }
+}
+
+/// What the browser client reads of a message before its rows or steps: the type, the
+/// versions (each `nil` unless an integer), and whether the rows or steps are an array.
+private struct _MessageHeader: Decodable {
+    var type: String?
+    var version: Int?
+    var from: Int?
+    var to: Int?
+    var hasItems = false
+    var hasSteps = false
+
+    private enum Keys: String, CodingKey { case type, version, from, to, items, steps }
+
+    /// Any JSON value, unread.
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        type = try? container.decodeIfPresent(String.self, forKey: .type)
+        version = try? container.decodeIfPresent(Int.self, forKey: .version)
+        from = try? container.decodeIfPresent(Int.self, forKey: .from)
+        to = try? container.decodeIfPresent(Int.self, forKey: .to)
+        hasItems = (try? container.decodeIfPresent([Skipped].self, forKey: .items)) != nil
+        hasSteps = (try? container.decodeIfPresent([Skipped].self, forKey: .steps)) != nil
     }
 }
