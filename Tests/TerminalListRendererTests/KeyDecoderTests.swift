@@ -46,6 +46,21 @@ import TerminalListRenderer
         #expect(keys == expected)
     }
 
+    @Test func anIncompleteKeyIsGivenUpOnWhenFlushed() {
+        for (text, expected) in [("\u{1B}[", [Key.character("[")]), ("\u{1B}O", [.character("O")]), ("\u{1B}[5", []), ("\u{1B}[1;", [])] {
+            var decoder = KeyDecoder()
+            #expect(decoder.keys(in: Array(text.utf8)).isEmpty)
+            #expect(decoder.isAwaitingMoreInput)
+            #expect(decoder.flushIncomplete() == expected, "\(text.debugDescription)")
+            #expect(!decoder.isAwaitingMoreInput)
+            #expect(decoder.keys(in: Array("B".utf8)) == [.character("B")])
+        }
+        var decoder = KeyDecoder()
+        #expect(decoder.keys(in: [0xE7, 0x8E]).isEmpty && decoder.isAwaitingMoreInput)
+        #expect(decoder.flushIncomplete().isEmpty)
+        #expect(decoder.keys(in: Array("\u{1B}".utf8)) == [.escape] && !decoder.isAwaitingMoreInput)
+    }
+
     @Test func aSplitUTF8CharacterIsRead() {
         var decoder = KeyDecoder()
         let keys = decoder.keys(in: [0xC3]) + decoder.keys(in: [0xB6])

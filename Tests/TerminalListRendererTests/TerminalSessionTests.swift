@@ -120,6 +120,20 @@ private enum PseudoTerminalError: Error {
         #expect(terminal.output().isEmpty, "restoring twice writes nothing more")
     }
 
+    /// `ESC [` that nothing follows was Alt-[: it is reported once no more bytes come.
+    @Test func anIncompleteSequenceThatNothingCompletesIsReportedAfterAPause() async throws {
+        let terminal = try PseudoTerminal()
+        let (keys, keyContinuation) = AsyncStream.makeStream(of: Key.self)
+        let session = TerminalSession(input: terminal.follower, output: terminal.follower)
+        try session.start(onKey: { keyContinuation.yield($0) }, onResize: { _ in })
+        defer { session.restore() }
+        terminal.type("\u{1B}[")
+        var iterator = keys.makeAsyncIterator()
+        #expect(await iterator.next() == .character("["))
+        terminal.type("q")
+        #expect(await iterator.next() == .character("q"), "the next key is not taken as the end of the sequence")
+    }
+
     @Test func startingWithoutATerminalThrowsAndChangesNothing() throws {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)

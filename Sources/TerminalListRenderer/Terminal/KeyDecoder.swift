@@ -139,6 +139,33 @@ public struct KeyDecoder: Sendable {
         return [.escape]
     }
 
+    /// Whether a control sequence or a multi-byte character has begun and not ended:
+    /// the next read should complete it. A reader that gets no more bytes for a while
+    /// calls ``flushIncomplete()``.
+    ///
+    /// - Complexity: O(1).
+    public var isAwaitingMoreInput: Bool {
+        if case .ground = state { return false }
+        return true
+    }
+
+    /// Gives up on an incomplete key that no more bytes followed (say 50 ms after the
+    /// last read): `ESC [` or `ESC O` alone was Alt plus that key, reported as the key
+    /// like any other Alt combination; a partial control sequence or character is
+    /// dropped.
+    ///
+    /// - Returns: the key the pending bytes stand for, if any.
+    /// - Complexity: O(1).
+    public mutating func flushIncomplete() -> [Key] {
+        defer { state = .ground }
+        switch state {
+        case .escape: return [.escape]
+        case .controlSequence(let parameters) where parameters.isEmpty: return [.character("[")]
+        case .singleShift: return [.character("O")]
+        default: return []
+        }
+    }
+
     /// All keys in one read: `feed` for each byte, then ``endOfInput()``.
     ///
     /// - Parameter bytes: everything one read returned.

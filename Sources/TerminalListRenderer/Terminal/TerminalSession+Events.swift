@@ -18,8 +18,21 @@ extension TerminalSession {
                 if count == 0 || (errno != EINTR && errno != EAGAIN) { source.cancel() }
                 return
             }
-            let keys = self?._decoder.withLock { $0.keys(in: buffer[0..<count]) } ?? []
+            guard let session = self else { return }
+            let (keys, isAwaiting, readNumber) = session._decoder.withLock { decoder in
+                let keys = decoder.keys(in: buffer[0..<count])
+                return (keys, decoder.isAwaitingMoreInput, session._inputReads.add(1, ordering: .relaxed).newValue)
+            }
             for key in keys { onKey(key) }
+            // A key left incomplete that no further read completes was meant as it is.
+            guard isAwaiting else { return }
+            session._queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak session] in
+                guard let session else { return }
+                let keys = session._decoder.withLock { decoder in
+                    session._inputReads.load(ordering: .relaxed) == readNumber ? decoder.flushIncomplete() : []
+                }
+                for key in keys { onKey(key) }
+            }
         }
         let handle = _SourceHandle(source: source)
         _sources.withLock { $0.append(handle) }
