@@ -124,6 +124,54 @@ import Testing
         #expect(misled.path != "tier", "\(misled)")
     }
 
+    /// A type that checks itself and throws `dataCorrupted` at the top level.
+    struct Window: Decodable {
+        var lo: Int
+        var hi: Int
+        enum CodingKeys: String, CodingKey { case lo, hi }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            lo = try container.decode(Int.self, forKey: .lo)
+            hi = try container.decode(Int.self, forKey: .hi)
+            guard lo <= hi else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "lo must not exceed hi"))
+            }
+        }
+    }
+
+    enum Mode: String, Decodable { case fast, slow }
+
+    @Test func aTypesOwnTopLevelErrorIsReportedAsItIs() throws {
+        let window = try #require(Self.failing { try JSONDecodingFailure.decode(Window.self, from: Data(#"{"lo":5,"hi":3}"#.utf8)) })
+        #expect(window.reason == "lo must not exceed hi" && window.path.isEmpty && window.byteOffset == 0, "\(window)")
+        let mode = try #require(Self.failing { try JSONDecodingFailure.decode(Mode.self, from: Data(#""turbo""#.utf8)) })
+        #expect(mode.byteOffset == 0 && !mode.reason.contains("does not fit"), "\(mode)")
+    }
+
+    @Test func aDictionaryKeyAsWrittenWinsOverAnotherThatConvertsToIt() throws {
+        let json = #"{"player_1":{"id":"a","score":1},"player1":{"id":"b","score":"x"}}"#
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let failure = try #require(Self.failing { try JSONDecodingFailure.decode([String: Row].self, from: Data(json.utf8), using: decoder) })
+        #expect(failure.path == "player1.score" && failure.byteOffset == 61, "\(failure)")
+    }
+
+    @Test func aCustomStrategyIsAskedOnlyAboutKeysTheDecoderAsksAbout() throws {
+        let json = #"{"DATA":[{"ID":"a","SCORE":"x"}],"META":{"NESTED":{"DEEP":1}}}"#
+        let asked = LockedState<Set<String>>([])
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            asked.withLock { _ = $0.insert(path.map(\.stringValue).joined(separator: "/")) }
+            return _TestKey(path[path.count - 1].stringValue.lowercased())
+        }
+        struct Rows: Decodable { var data: [Row] }
+        _ = try? decoder.decode(Rows.self, from: Data(json.utf8))
+        let byDecoder = asked.withLock { $0 }
+        let failure = try #require(Self.failing { try JSONDecodingFailure.decode(Rows.self, from: Data(json.utf8), using: decoder) })
+        #expect(failure.path == "DATA[0].SCORE")
+        #expect(asked.withLock { $0 }.subtracting(byDecoder).isEmpty, "\(asked.withLock { $0 }.subtracting(byDecoder).sorted())")
+    }
+
     struct SnakeRow: Decodable { var id: String; var playerScore: Int }
     struct SnakeEnvelope: Decodable { var data: [SnakeRow] }
 

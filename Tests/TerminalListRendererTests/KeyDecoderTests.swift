@@ -46,6 +46,20 @@ import TerminalListRenderer
         #expect(keys == expected)
     }
 
+    /// A sequence cut short by a byte that cannot continue it: the byte is a key.
+    @Test(arguments: [
+        ("\u{1B}[", "\r", [Key.character("["), .enter]),
+        ("\u{1B}[", "\u{1B}", [.character("["), .escape]),
+        ("\u{1B}O", "\r", [.character("O"), .enter]),
+        ("\u{1B}[1;", "\u{1B}[A", [.up]),
+    ])
+    func aKeyAfterAnIncompleteSequenceIsNotSwallowed(first: String, second: String, expected: [Key]) {
+        var decoder = KeyDecoder()
+        let keys = decoder.keys(in: Array(first.utf8)) + decoder.keys(in: Array(second.utf8))
+        #expect(keys == expected)
+        #expect(self.keys(first + second) == expected, "in one read")
+    }
+
     @Test func anIncompleteKeyIsGivenUpOnWhenFlushed() {
         for (text, expected) in [("\u{1B}[", [Key.character("[")]), ("\u{1B}O", [.character("O")]), ("\u{1B}[5", []), ("\u{1B}[1;", [])] {
             var decoder = KeyDecoder()

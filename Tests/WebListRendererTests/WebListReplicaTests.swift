@@ -45,6 +45,9 @@ struct WebListReplicaTests {
         #expect(replica.apply(json: #"{"type":"snapshot","version":6,"items":[{"id":1}]}"#) == .inconsistent)
         #expect(replica.apply(json: #"{"type":"snapshot","items":[]}"#) == .inconsistent)
         #expect(replica.apply(json: "[1]") == .inconsistent)
+        // Versions beyond JavaScript's safe integers are malformed, as for the client.
+        #expect(replica.apply(json: #"{"type":"snapshot","version":9007199254740993,"items":[]}"#) == .inconsistent)
+        #expect(replica.apply(json: #"{"type":"batch","from":5,"to":9007199254740993,"steps":[]}"#) == .inconsistent)
         #expect(replica == before)
         #expect(replica.apply(json: #"{"type":"batch","from":5,"to":6,"steps":[{"op":"remove","at":0}]}"#) == .applied)
         #expect(replica.version == 6 && replica.rows.isEmpty)

@@ -74,14 +74,14 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
             located = context.codingPath.map(_JSONPathComponent.init)
             path = located + [_JSONPathComponent(key)]
             reason = "missing key \"\(key.stringValue)\""
-        case .dataCorrupted(let context) where context.codingPath.isEmpty && bytes != nil:
+        case .dataCorrupted where bytes != nil && Self._blamesTheWholeDocument(error):
             // The document is valid JSON (the scan above found no error), yet the decoder
-            // blames the whole of it: some decoders say so of a number that does not fit
-            // its type (1.5 or 1e20 for an `Int`), without a path. The top level is not
-            // where the problem is, so no position is claimed.
+            // says it is not: `JSONDecoder` says so of a number that does not fit its
+            // type (1.5 or 1e20 for an `Int`), without a path. The top level is not where
+            // the problem is, so no position is claimed.
             self.init(
                 path: "", byteOffset: nil, line: nil, column: nil,
-                reason: "a value does not fit the type it is decoded as (the document is valid JSON; the decoder named no path): \(context.debugDescription)"
+                reason: "a value does not fit the type it is decoded as (the document is valid JSON; the decoder named no path)"
             )
             return
         case .dataCorrupted(let context):
@@ -174,12 +174,17 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
         }
     }
 
-    /// Whether `error` is the decoder blaming a whole document without a path, which is
-    /// how some decoders report a number that does not fit its type.
+    /// Whether `error` is the decoder calling the whole document invalid, without a
+    /// path, which is how `JSONDecoder` reports a number that does not fit its type.
     private static func _blamesTheWholeDocument(_ error: any Error) -> Bool {
         guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
-        return context.codingPath.isEmpty
+        // Only the decoder's own words: a type's `init(from:)` may throw `dataCorrupted`
+        // at the top level for reasons of its own, which are reported as they are.
+        return context.codingPath.isEmpty && context.debugDescription == _notValidJSON
     }
+
+    /// What `JSONDecoder` says of a document it cannot read, with an empty coding path.
+    private static let _notValidJSON = "The given data was not valid JSON."
 
     /// The first number in `bytes` that the decoder rejects without a path, found by
     /// turning numbers into zeros (which fit every numeric type); `nil` when that does

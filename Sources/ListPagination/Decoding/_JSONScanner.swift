@@ -60,15 +60,27 @@ struct _JSONScanner {
     private var documentPath: [_JSONPathComponent] = []
     private let target: [_JSONPathComponent]?
     private let convertKey: KeyConversion?
+    private let matching: KeyMatching
     private var found: Location?
     /// The numbers read so far, when collecting them.
     private var numbers: [Number]?
     private static let maximumDepth = 512
 
-    private init(bytes: [UInt8], target: [_JSONPathComponent]?, convertKey: KeyConversion? = nil) {
+    /// How the keys of a coding path are compared with the document's.
+    enum KeyMatching {
+        /// With the key as the document spells it.
+        case asWritten
+        /// With the key after the decoder's conversion.
+        case converted
+        /// With either.
+        case either
+    }
+
+    private init(bytes: [UInt8], target: [_JSONPathComponent]?, convertKey: KeyConversion? = nil, matching: KeyMatching = .asWritten) {
         self.bytes = bytes
         self.target = target
         self.convertKey = convertKey
+        self.matching = matching
     }
 
     /// The first syntax error in `bytes`, or `nil` if they are one valid JSON document.
@@ -112,14 +124,25 @@ struct _JSONScanner {
     /// - Parameters:
     ///   - path: a decoder's coding path: keys after `convertKey`, escapes resolved.
     ///   - convertKey: how the decoder converts the document's keys; `nil` for none.
+    ///
+    /// Keys are first compared as written, which is right for every key a decoder
+    /// leaves alone: all of them without a conversion, and a dictionary's. Then, with a
+    /// conversion, as converted (a struct's keys), and last either way (a dictionary
+    /// inside a struct). The conversion is applied only to the keys of objects on the
+    /// way to `path`, as a decoder would.
     static func location(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8], convertKey: KeyConversion? = nil) -> Location? {
-        var scanner = _JSONScanner(bytes: bytes, target: path, convertKey: convertKey)
-        do {
-            try scanner.document()
-        } catch {
-            // A broken document still tells where the path led, if it got that far.
+        func search(_ matching: KeyMatching) -> Location? {
+            var scanner = _JSONScanner(bytes: bytes, target: path, convertKey: convertKey, matching: matching)
+            do {
+                try scanner.document()
+            } catch {
+                // A broken document still tells where the path led, if it got that far.
+            }
+            return scanner.found
         }
-        return scanner.found
+        if let found = search(.asWritten) { return found }
+        guard convertKey != nil else { return nil }
+        return search(.converted) ?? search(.either)
     }
 
     // MARK: Grammar
@@ -149,11 +172,21 @@ struct _JSONScanner {
         }
     }
 
-    /// Whether the value being read is at `target`. A key matches converted or as
-    /// written: decoders leave the keys of a `[String: …]` dictionary unconverted.
+    /// Whether the value being read is at `target`.
     private func isAt(_ target: [_JSONPathComponent]) -> Bool {
-        guard target.count == path.count else { return false }
-        return target.indices.allSatisfy { target[$0] == path[$0] || target[$0] == documentPath[$0] }
+        target.count == path.count && _matchesTarget(upTo: path.count)
+    }
+
+    /// Whether the first `count` steps of the current path match the target's.
+    private func _matchesTarget(upTo count: Int) -> Bool {
+        guard let target, count <= target.count else { return false }
+        return (0..<count).allSatisfy { level in
+            switch matching {
+            case .asWritten: target[level] == documentPath[level]
+            case .converted: target[level] == path[level]
+            case .either: target[level] == path[level] || target[level] == documentPath[level]
+            }
+        }
     }
 
     private mutating func object(depth: Int) throws(SyntaxError) {
@@ -167,7 +200,9 @@ struct _JSONScanner {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after the key")
             skipWhitespace()
-            path.append(.key(convertKey.map { $0(key, path) } ?? key))
+            // Converted only inside an object on the way to the target, as a decoder would.
+            let isOnTheWay = matching != .asWritten && convertKey != nil && _matchesTarget(upTo: path.count)
+            path.append(.key(isOnTheWay ? convertKey.map { $0(key, path) } ?? key : key))
             documentPath.append(.key(key))
             try value(depth: depth + 1)
             path.removeLast()

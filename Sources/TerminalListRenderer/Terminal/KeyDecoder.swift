@@ -106,10 +106,12 @@ public struct KeyDecoder: Sendable {
                 state = .ground
                 return Self._csiKey(final: byte, parameters: parameters).map { [$0] } ?? []
             default:
-                state = .ground
-                return []
+                // Not part of a sequence (Enter, ESC, …): the sequence was cut short, and
+                // the byte is a key of its own.
+                return flushIncomplete() + _ground(byte)
             }
         case .singleShift:
+            guard (0x40...0x7E).contains(byte) else { return flushIncomplete() + _ground(byte) }
             state = .ground
             return Self._csiKey(final: byte, parameters: []).map { [$0] } ?? []
         case .utf8(var bytes, let remaining):

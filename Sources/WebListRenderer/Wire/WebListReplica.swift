@@ -73,10 +73,13 @@ public struct WebListReplica: Hashable, Sendable {
     }
 
     /// Decodes and applies one message, in the browser client's order: text that is not
-    /// a JSON object, or a snapshot or batch whose versions are malformed, is
-    /// `.inconsistent`; a message of another type is `.ignored`; a batch's versions are
-    /// checked (`.gap`, `.ignored`) before its steps are decoded, and steps that do not
-    /// decode are `.inconsistent`.
+    /// a JSON object, or a snapshot or batch whose versions are malformed (not integers
+    /// within ±(2^53 − 1)), is `.inconsistent`; a message of another type is `.ignored`;
+    /// a batch's versions are checked (`.gap`, `.ignored`) before its steps are decoded,
+    /// and steps that do not decode are `.inconsistent`.
+    ///
+    /// One difference remains, in messages no encoder of this package writes: where an
+    /// object repeats a key, this decoder reads the first value and `JSON.parse` the last.
     ///
     /// - Parameters:
     ///   - json: the message's JSON text, as a ``WebListFrame`` carries it.
@@ -147,10 +150,15 @@ private struct _MessageHeader: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
+        func safeInteger(_ key: Keys) -> Int? {
+            // JavaScript's `Number.isSafeInteger`: beyond 2^53 − 1 a number is not exact.
+            guard let value = try? container.decodeIfPresent(Int.self, forKey: key), abs(value) <= 9_007_199_254_740_991 else { return nil }
+            return value
+        }
         type = try? container.decodeIfPresent(String.self, forKey: .type)
-        version = try? container.decodeIfPresent(Int.self, forKey: .version)
-        from = try? container.decodeIfPresent(Int.self, forKey: .from)
-        to = try? container.decodeIfPresent(Int.self, forKey: .to)
+        version = safeInteger(.version)
+        from = safeInteger(.from)
+        to = safeInteger(.to)
         hasItems = (try? container.decodeIfPresent([Skipped].self, forKey: .items)) != nil
         hasSteps = (try? container.decodeIfPresent([Skipped].self, forKey: .steps)) != nil
     }
