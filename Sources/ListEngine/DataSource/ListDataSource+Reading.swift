@@ -34,6 +34,7 @@ extension ListDataSource {
 
     /// The offset of the row with `id` in ``snapshot``, or `nil`.
     ///
-    /// - Complexity: O(log *n*) comparisons.
+    /// - Complexity: O(log *n*) when no row ties with the item under the order;
+    ///   O((1 + *t*) log *n*) for *t* tied rows (see ``ListSnapshot/index(of:)``).
     @inlinable public func index(of id: Item.ID) -> Int? { snapshot.index(of: id) }
 }
