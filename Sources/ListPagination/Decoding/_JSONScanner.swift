@@ -94,11 +94,6 @@ struct _JSONScanner {
         }
     }
 
-    /// The offset of the first byte of the value at `path`, or `nil` if there is none.
-    static func offset(ofValueAt path: [_JSONPathComponent], in bytes: [UInt8]) -> Int? {
-        location(ofValueAt: path, in: bytes)?.offset
-    }
-
     /// A number token of a document.
     struct Number {
         /// Where the token starts and ends.

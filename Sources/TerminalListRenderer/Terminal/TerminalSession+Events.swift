@@ -19,17 +19,17 @@ extension TerminalSession {
                 return
             }
             guard let session = self else { return }
-            let (keys, isAwaiting, readNumber) = session._decoder.withLock { decoder in
-                let keys = decoder.keys(in: buffer[0..<count])
-                return (keys, decoder.isAwaitingMoreInput, session._inputReads.add(1, ordering: .relaxed).newValue)
+            let (keys, isAwaiting, readNumber) = session._input.withLock { input in
+                input.reads += 1
+                return (input.decoder.keys(in: buffer[0..<count]), input.decoder.isAwaitingMoreInput, input.reads)
             }
             for key in keys { onKey(key) }
             // A key left incomplete that no further read completes was meant as it is.
             guard isAwaiting else { return }
             session._queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak session] in
                 guard let session else { return }
-                let keys = session._decoder.withLock { decoder in
-                    session._inputReads.load(ordering: .relaxed) == readNumber ? decoder.flushIncomplete() : []
+                let keys = session._input.withLock { input in
+                    input.reads == readNumber ? input.decoder.flushIncomplete() : []
                 }
                 for key in keys { onKey(key) }
             }

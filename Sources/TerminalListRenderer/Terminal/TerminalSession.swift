@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -42,9 +41,8 @@ public final class TerminalSession: Sendable {
 
     let _queue = DispatchQueue(label: "TerminalListRenderer.TerminalSession")
     let _sources = LockedState<[_SourceHandle]>([])
-    let _decoder = LockedState(KeyDecoder())
-    /// How many reads of input there have been (updated under `_decoder`'s lock).
-    let _inputReads = Atomic<Int>(0)
+    /// The key decoder, and how many reads of input it has been fed.
+    let _input = LockedState((decoder: KeyDecoder(), reads: 0))
 
     /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:)``.
     ///
