@@ -45,12 +45,7 @@ struct FixtureExportTests {
     static func sourceSwitchFixture(seed: UInt64, mutations: Int) async -> String {
         let first = await listBuiltOneRowAtATime(ids: 1 ... 12)
         let second = ListDataSource([TestRow(id: 1_001, key: 5), TestRow(id: 2, key: 99)])
-        let log = FrameLog()
-        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
-        let token = first.attach(renderer)
-        await first.flush()
-        first.detach(token)
-        second.attach(renderer)
+        let (renderer, log) = await logRenderer(movedFrom: first, to: second)
         await second.flush()
         var mutator = RandomMutator(seed: seed)
         for _ in 0 ..< mutations {

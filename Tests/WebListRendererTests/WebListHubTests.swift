@@ -274,10 +274,7 @@ struct WebListHubTests {
 
     @Test func movedWhileTheOldListsBatchIsStillRenderingItEndsWithTheNewList() async throws {
         let hold = FormatHold()
-        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
-            hold.pass(row.id, holding: 2)
-            return HTML.raw(testRowFormat.row(row).html)
-        }
+        let format = format(holdingRow: 2, at: hold)
         let first = ListDataSource([TestRow(id: 1, key: 1)])  // version 1
         let hub = WebListHub(format: format)
         let token = first.attach(hub)

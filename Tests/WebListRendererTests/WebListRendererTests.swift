@@ -70,12 +70,7 @@ struct WebListRendererTests {
 
     @Test func movedFromAnEmptyListToAnotherEmptyListEveryFrameApplies() async throws {
         let first = ListDataSource<TestRow>(), second = ListDataSource<TestRow>()  // both at version 0
-        let log = FrameLog()
-        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
-        let token = first.attach(renderer)
-        await first.flush()
-        first.detach(token)
-        second.attach(renderer)
+        let (_, log) = await logRenderer(movedFrom: first, to: second)
         await second.flush()
         second.add(TestRow(id: 1, key: 1))
         await second.flush()
@@ -85,10 +80,7 @@ struct WebListRendererTests {
 
     @Test func movedWhileTheOldListsBatchIsStillRenderingItSendsInOrderAndEndsWithTheNewList() async throws {
         let hold = FormatHold()
-        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
-            hold.pass(row.id, holding: 2)
-            return HTML.raw(testRowFormat.row(row).html)
-        }
+        let format = format(holdingRow: 2, at: hold)
         let first = ListDataSource([TestRow(id: 1, key: 1)])  // version 1
         let log = FrameLog()
         let renderer = WebListRenderer(format: format, send: log.append)
@@ -121,12 +113,7 @@ struct WebListRendererTests {
     @Test func movedToAListWithHigherVersionsItKeepsTheListsVersions() async throws {
         let first = await listBuiltOneRowAtATime(ids: 1 ... 2)        // version 2
         let second = await listBuiltOneRowAtATime(ids: 101 ... 105)   // version 5
-        let log = FrameLog()
-        let renderer = WebListRenderer(format: testRowFormat, send: log.append)
-        let token = first.attach(renderer)
-        await first.flush()
-        first.detach(token)
-        second.attach(renderer)
+        let (renderer, log) = await logRenderer(movedFrom: first, to: second)
         second.add(TestRow(id: 106, key: 106))
         await second.flush()
         #expect(log.all.map(\.version) == [2, 5, 6])

@@ -97,6 +97,26 @@ final class FormatHold: Sendable {
     }
 }
 
+/// `testRowFormat`, except that formatting row `held` waits at `hold` the first time.
+func format(holdingRow held: Int, at hold: FormatHold) -> WebListFormat<TestRow> {
+    WebListFormat<TestRow>(id: { "r\($0)" }) { (row: TestRow) -> HTML in
+        hold.pass(row.id, holding: held)
+        return HTML.raw(testRowFormat.row(row).html)
+    }
+}
+
+/// A renderer that logs its frames, attached to `first` until it has rendered it, then
+/// detached and attached to `second` (not yet flushed).
+func logRenderer(movedFrom first: ListDataSource<TestRow>, to second: ListDataSource<TestRow>) async -> (WebListRenderer<TestRow>, FrameLog) {
+    let log = FrameLog()
+    let renderer = WebListRenderer(format: testRowFormat, send: log.append)
+    let token = first.attach(renderer)
+    await first.flush()
+    first.detach(token)
+    second.attach(renderer)
+    return (renderer, log)
+}
+
 /// A list holding `ids`, built by one flushed `add` per id: at version `ids.count`.
 func listBuiltOneRowAtATime(ids: ClosedRange<Int>) async -> ListDataSource<TestRow> {
     let source = ListDataSource<TestRow>()
