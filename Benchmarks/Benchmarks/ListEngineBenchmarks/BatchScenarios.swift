@@ -73,10 +73,11 @@ func registerBatchScenarios() {
     )
 }
 
-/// A 1,000,000-row list with a renderer attached, plus the `sorted1m-batch` change.
-final class SortedBatchFixture: Sendable {
-    let source: ListDataSource<Row>
-    let observer: BatchObserver
+/// The change of `sorted1m-batch`: 5,000 new rows and 5,000 re-keyed ones added, then
+/// 1,000 rows removed, from a list of 1,000,000 rows.
+struct SortedBatchChange: Sendable {
+    /// The 1,000,000 rows the list starts with, in generation order.
+    let base: [Row]
     /// 5,000 rows with new ids and 5,000 existing rows with a new index, shuffled.
     let added: [Row]
     /// 1,000 ids of existing rows that are not re-keyed.
@@ -100,7 +101,26 @@ final class SortedBatchFixture: Sendable {
         removedIDs = picked.suffix(1_000).map { base[$0].uid }
         newIDs = fresh.map(\.uid)
         restored = picked.map { base[$0] }
-        source = ListDataSource(base)
+        self.base = base
+    }
+}
+
+/// A 1,000,000-row list with a renderer attached, plus the `sorted1m-batch` change.
+final class SortedBatchFixture: Sendable {
+    let source: ListDataSource<Row>
+    let observer: BatchObserver
+    let added: [Row]
+    let removedIDs: [String]
+    let newIDs: [String]
+    let restored: [Row]
+
+    init() {
+        let change = SortedBatchChange()
+        added = change.added
+        removedIDs = change.removedIDs
+        newIDs = change.newIDs
+        restored = change.restored
+        source = ListDataSource(change.base)
         observer = source.attachObserver()
     }
 }

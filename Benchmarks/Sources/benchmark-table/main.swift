@@ -33,6 +33,8 @@ let rows: [Row] = [
     Row(scenario: "resort-100k", floor: nil, target: nil),
     Row(scenario: "bulk-load-1m", floor: "floor-sort-1m", target: 1.5),
     Row(scenario: "concurrent-upserts", floor: "bulk-load-1m", target: 4),
+    Row(scenario: "copy-touched-leaves-1m", floor: "floor-merge-walk-1m", target: nil),
+    Row(scenario: "dispatch-hand-offs", floor: "floor-merge-walk-1m", target: nil),
     Row(scenario: "floor-merge-walk-1m", floor: nil, target: nil),
     Row(scenario: "floor-sort-1m", floor: nil, target: nil),
     Row(scenario: "floor-dictionary-100k", floor: nil, target: nil),
@@ -102,16 +104,19 @@ for row in rows {
     let median = result?.value("wallClock", percentile: 50)
     let p90 = result?.value("wallClock", percentile: 90)
     var ratio = "—", target = "—", status = "—"
-    if let floorName = row.floor, let goal = row.target {
-        target = "≤ \(formatRatio(goal))"
+    if let floorName = row.floor {
+        var value: Double? = nil
         if let median, let floorMedian = results[floorName]?.value("wallClock", percentile: 50), floorMedian > 0 {
-            let value = Double(median) / Double(floorMedian)
-            ratio = formatRatio(value)
-            status = value <= goal ? "met" : "MISSED"
-        } else {
-            status = "MISSED (not measured)"
+            let measured = Double(median) / Double(floorMedian)
+            value = measured
+            ratio = formatRatio(measured)
         }
-        if status != "met" { missed += 1 }
+        // A row with a floor but no target is a reference: its ratio is shown, not judged.
+        if let goal = row.target {
+            target = "≤ \(formatRatio(goal))"
+            status = value.map { $0 <= goal ? "met" : "MISSED" } ?? "MISSED (not measured)"
+            if status != "met" { missed += 1 }
+        }
     }
     let sizes = ["batch-deletions", "batch-insertions", "batch-moves", "batch-reloads"].map { metric in
         result?.value(metric, percentile: 50).map(String.init) ?? "—"

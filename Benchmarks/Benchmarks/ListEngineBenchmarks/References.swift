@@ -1,0 +1,199 @@
+import Benchmark
+import BenchmarkSupport
+import Dispatch
+import ListEngine
+import Synchronization
+
+/// Two references, not targets: the part of `sorted1m-batch` and of `single-upsert-1m`
+/// that the list's structure fixes before any of its own work. The table shows their
+/// ratios to `floor-merge-walk-1m`.
+func registerReferences() {
+    registerLeafCopyReference()
+    registerHandOffReference()
+}
+
+/// `sorted1m-batch`'s reference: the copying that the list's copy-on-write leaves
+/// require for that change, with no editing at all.
+///
+/// The list keeps its rows, and an index from id to row, in leaves of about 4 KiB that
+/// the old and new snapshots of a batch share. Every leaf that the change touches must
+/// be copied, because the old snapshot still shows it. The 16,000 rows that
+/// `sorted1m-batch` removes, re-keys and inserts fall into most of the leaves.
+///
+/// This measurement lays out the same 1,000,000 rows as the list's bulk load does (row
+/// leaves of 112 of 128 slots; id leaves of 90 of 102 entries, ordered by id hash), finds
+/// the leaves that the change touches, and times only copying them into new leaves: the
+/// rows on one thread and the id entries on the other, as the list's two passes run on
+/// two threads.
+func registerLeafCopyReference() {
+    Benchmark(
+        "copy-touched-leaves-1m",
+        configuration: Scenario.configuration(iterations: 30, seconds: 10),
+        closure: { (benchmark: Benchmark, fixture: TouchedLeavesFixture) in
+            let copies = Mutex<(rows: [ModelLeaf<Row>], ids: [ModelLeaf<ModelIDEntry>])>(([], []))
+            benchmark.startMeasurement()
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let rows = ModelLeaf.copies(of: fixture.rowLeaves, at: fixture.touchedRowLeaves, capacity: 128)
+                    copies.withLock { $0.rows = rows }
+                } else {
+                    let ids = ModelLeaf.copies(of: fixture.idLeaves, at: fixture.touchedIDLeaves, capacity: 102)
+                    copies.withLock { $0.ids = ids }
+                }
+            }
+            benchmark.stopMeasurement()
+            Scenario.recordPeakMemory(in: benchmark)
+            copies.withLock { copies in
+                check(copies.rows.count == fixture.touchedRowLeaves.count && copies.ids.count == fixture.touchedIDLeaves.count,
+                      "copied \(copies.rows.count) row and \(copies.ids.count) id leaves")
+                for (copy, leaf) in zip(copies.rows, fixture.touchedRowLeaves).prefix(100) {
+                    check(copy.elements == fixture.rowLeaves[leaf].elements, "row leaf \(leaf) copied wrong")
+                }
+                for (copy, leaf) in zip(copies.ids, fixture.touchedIDLeaves).prefix(100) {
+                    check(copy.elements.map(\.hash) == fixture.idLeaves[leaf].elements.map(\.hash), "id leaf \(leaf) copied wrong")
+                }
+            }
+        },
+        setup: { TouchedLeavesFixture() }
+    )
+}
+
+/// `single-upsert-1m`'s reference: the thread hand-offs that every mutation makes, with
+/// no work in them.
+///
+/// DESIGN.md has mutations applied on a background queue and batches rendered on each
+/// renderer's own queue, and the scenario's clock runs until the waiting benchmark thread
+/// learns that the renderer has the batch. So a one-row update crosses from the caller
+/// to the diff queue, from there to the renderer's queue, and from there back to the
+/// waiting thread. This measures those three crossings alone, between queues made as the
+/// list makes them.
+func registerHandOffReference() {
+    Benchmark(
+        "dispatch-hand-offs",
+        configuration: Scenario.configuration(iterations: 5_000, seconds: 10, warmup: 10),
+        closure: { (benchmark: Benchmark, queues: (diff: DispatchQueue, renderer: DispatchQueue)) in
+            let delivered = DispatchSemaphore(value: 0)
+            benchmark.startMeasurement()
+            queues.diff.async {
+                queues.renderer.async { delivered.signal() }
+            }
+            delivered.wait()
+            benchmark.stopMeasurement()
+            Scenario.recordPeakMemory(in: benchmark)
+        },
+        setup: {
+            (DispatchQueue(label: "dispatch-hand-offs.diff", qos: .userInitiated),
+             DispatchQueue(label: "dispatch-hand-offs.renderer", qos: .userInitiated))
+        }
+    )
+}
+
+/// A leaf of the model: a node object holding its elements in an array, as the list's
+/// leaves are.
+final class ModelLeaf<Element: Sendable>: Sendable {
+    let elements: [Element]
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// New leaves holding copies of the elements of `leaves[touched]`, each with room for
+    /// `capacity` elements, as the list allocates them.
+    static func copies(of leaves: [ModelLeaf], at touched: [Int], capacity: Int) -> [ModelLeaf] {
+        var copies: [ModelLeaf] = []
+        copies.reserveCapacity(touched.count)
+        for leaf in touched {
+            var elements: [Element] = []
+            elements.reserveCapacity(capacity)
+            elements.append(contentsOf: leaves[leaf].elements)
+            copies.append(ModelLeaf(elements: elements))
+        }
+        return copies
+    }
+
+    /// `elements` cut into leaves of at most `target` elements, of sizes that differ by
+    /// at most one, each with room for `capacity`.
+    static func leaves(of elements: [Element], target: Int, capacity: Int) -> [ModelLeaf] {
+        let count = (elements.count + target - 1) / target
+        let base = elements.count / count, extra = elements.count % count
+        var leaves: [ModelLeaf] = []
+        var start = 0
+        for index in 0 ..< count {
+            let end = start + (index < extra ? base + 1 : base)
+            var slice: [Element] = []
+            slice.reserveCapacity(capacity)
+            slice.append(contentsOf: elements[start ..< end])
+            leaves.append(ModelLeaf(elements: slice))
+            start = end
+        }
+        return leaves
+    }
+}
+
+/// An entry of the model's id index: the id's hash and its row, as the list stores them.
+struct ModelIDEntry: Sendable {
+    var hash: Int
+    var row: Row
+}
+
+/// The `sorted1m-batch` rows laid out in leaves, and the leaves its change touches.
+final class TouchedLeavesFixture: Sendable {
+    let rowLeaves: [ModelLeaf<Row>]
+    let idLeaves: [ModelLeaf<ModelIDEntry>]
+    /// Ascending indices of the row leaves holding a removed or re-keyed row, or the
+    /// place of an added or re-keyed one.
+    let touchedRowLeaves: [Int]
+    /// Ascending indices of the id leaves holding, or receiving, a named id.
+    let touchedIDLeaves: [Int]
+
+    init() {
+        let change = SortedBatchChange()
+        let rows = change.base.sorted(by: <)
+        let entries = change.base.map { ModelIDEntry(hash: $0.id.hashValue, row: $0) }.sorted { $0.hash < $1.hash }
+        rowLeaves = ModelLeaf.leaves(of: rows, target: 112, capacity: 128)
+        idLeaves = ModelLeaf.leaves(of: entries, target: 90, capacity: 102)
+
+        let byID = Dictionary(uniqueKeysWithValues: change.base.map { ($0.id, $0) })
+        // Where a stored row is, and where an added one goes.
+        func position(of row: Row) -> Int { Self.partition(rows) { !($0 < row) } }
+        func place(of row: Row) -> Int { Self.partition(rows) { row < $0 } }
+        var rowPositions: [Int] = []
+        for row in change.added {
+            if let old = byID[row.id] { rowPositions.append(position(of: old)) }
+            rowPositions.append(place(of: row))
+        }
+        for id in change.removedIDs {
+            if let old = byID[id] { rowPositions.append(position(of: old)) }
+        }
+        let hashPositions = (change.added.map(\.id) + change.removedIDs).map { id in
+            let hash = id.hashValue
+            return Self.partition(entries) { $0.hash >= hash }
+        }
+        touchedRowLeaves = Self.leafIndices(of: rowPositions, in: rowLeaves)
+        touchedIDLeaves = Self.leafIndices(of: hashPositions, in: idLeaves)
+    }
+
+    /// The first index of `elements` whose element satisfies `isAtOrAfter`, which is
+    /// false for a prefix of them and true for the rest.
+    static func partition<Element>(_ elements: [Element], _ isAtOrAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrAfter(elements[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The distinct leaves, ascending, that hold `positions` (a position at a leaf's end
+    /// belongs to that leaf, where an insertion there goes).
+    static func leafIndices<Element>(of positions: [Int], in leaves: [ModelLeaf<Element>]) -> [Int] {
+        var ends: [Int] = []
+        var total = 0
+        for leaf in leaves {
+            total += leaf.elements.count
+            ends.append(total)
+        }
+        let touched = Set(positions.map { position in min(leaves.count - 1, partition(ends) { $0 >= position }) })
+        return touched.sorted()
+    }
+}
