@@ -158,10 +158,12 @@ import Testing
         let source = ListDataSource<TestRow>((0..<3).map { TestRow(id: $0, key: $0) })
         let gate = DispatchSemaphore(value: 0)
         let renderer = ReadingRenderer(source: source, gate: gate)
+        let stream = source.batches()
         source.attach(renderer)
         source.add((10..<20).map { TestRow(id: $0, key: $0) })
-        // The renderer is held before its attach batch; wait for version 2 to be computed.
-        await waitUntil("version 2 is computed") { source.snapshot.version >= 2 }
+        // The renderer is held before its attach batch; wait for version 2 to be computed
+        // (the stream has it as soon as it is).
+        for await batch in stream where batch.version >= 2 { break }
         gate.signal()
         gate.signal()
         _ = await source.flush()

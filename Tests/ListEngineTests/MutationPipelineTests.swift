@@ -49,10 +49,14 @@ import Testing
         let receivers = ledger.computed(snapshot(1))
         #expect(receivers.isEmpty)
         #expect(ledger.delivered.version == 1)
-        let fast = ledger.register(queue: .global(), deliver: { _ in })
-        let slow = ledger.register(queue: .global(), deliver: { _ in })
-        let started = ledger.startReceiving(fast.token) && ledger.startReceiving(slow.token)
+        let owner = BatchRecorder<TestRow>()
+        let fast = ledger.register(renderer: ObjectIdentifier(owner), queue: .global(), deliver: { _ in }).box
+        let again = ledger.register(renderer: ObjectIdentifier(owner), queue: .global(), deliver: { _ in })
+        #expect(again.box === fast && !again.isNew)  // one renderer object, one attachment
+        let slow = ledger.register(renderer: nil, queue: .global(), deliver: { _ in }).box
+        let started = ledger.startReceiving(fast.token, attached: snapshot(1)) && ledger.startReceiving(slow.token, attached: snapshot(1))
         #expect(started)
+        #expect(ledger.delivered.version == 1)
         let both = ledger.computed(snapshot(2))
         #expect(both.count == 2)
         ledger.rendered(fast.token, snapshot(2))
@@ -68,7 +72,7 @@ import Testing
         #expect(ledger.delivered.version == 3)
         let removedAgain = ledger.unregister(slow.token)
         #expect(removedAgain == nil)
-        let restarted = ledger.startReceiving(slow.token)
+        let restarted = ledger.startReceiving(slow.token, attached: snapshot(3))
         #expect(!restarted)
     }
 }

@@ -10,6 +10,10 @@ extension ListDataSource {
     /// diff queue or other renderers: its batches wait on its own queue. The data source
     /// keeps the renderer alive until ``detach(_:)``.
     ///
+    /// Attaching a renderer that is already attached to this data source changes nothing
+    /// and returns its token: it keeps receiving each version once, on the first
+    /// attachment's queue.
+    ///
     /// - Parameters:
     ///   - renderer: the renderer.
     ///   - queue: where `render(_:)` is called; `nil` for a private serial queue. `.main`
@@ -20,7 +24,7 @@ extension ListDataSource {
     @discardableResult
     @inlinable public func attach<Renderer: ListRenderer>(_ renderer: Renderer, on queue: DispatchQueue? = nil) -> RendererToken
     where Renderer.Item == Item {
-        _attach(on: queue) { renderer.render($0) }
+        _attach(renderer: ObjectIdentifier(renderer), on: queue) { renderer.render($0) }
     }
 
     /// Stops delivering to the renderer attached with `token`; batches not yet rendered
@@ -35,12 +39,13 @@ extension ListDataSource {
     /// - Complexity: O(*r*) for *r* attached renderers.
     @inlinable public func detach(_ token: RendererToken) {
         let box = _shared.withLock { $0.ledger.unregister(token) }
-        box?.isDetached.store(true, ordering: .releasing)
+        box?.markDetached()
     }
 
     /// The batches as an async sequence: the attach batch, then every later batch.
     ///
-    /// Cancelling the task that iterates it, or dropping the stream, detaches it. A batch
+    /// Cancelling the task that iterates it, or dropping the stream, detaches it. The
+    /// stream ends when the data source is released, after its last batch. A batch
     /// counts as rendered once it is in the stream, so reads of the data source in the
     /// loop body may be ahead of the batch in hand: use `batch.new` for its rows.
     /// - Returns: the stream of batches.
@@ -50,13 +55,16 @@ extension ListDataSource {
     /// ```
     @inlinable public func batches() -> AsyncStream<ChangeBatch<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeBatch<Item>.self)
-        let token = _attach(on: nil) { continuation.yield($0) }
+        let token = _attach(renderer: nil, on: nil, end: { continuation.finish() }) { continuation.yield($0) }
         continuation.onTermination = { [weak self] _ in self?.detach(token) }
         return stream
     }
 
     /// Waits until every mutation submitted before this call has been delivered to every
     /// attached renderer, and returns the resulting snapshot.
+    ///
+    /// A renderer detached while the flush waits is waited for no longer, even if it is
+    /// still inside `render(_:)`.
     ///
     /// - Returns: the snapshot after those mutations.
     @discardableResult
@@ -66,14 +74,19 @@ extension ListDataSource {
         }
     }
 
-    @inlinable func _attach(on queue: DispatchQueue?, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) -> RendererToken {
+    @inlinable func _attach(
+        renderer: ObjectIdentifier?, on queue: DispatchQueue?, end: (@Sendable () -> Void)? = nil,
+        deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void
+    ) -> RendererToken {
         // Without a queue of the caller's, the private queue runs at the diff queue's
         // quality of service: handing a batch to a thread of the same pool avoids waking
         // a thread of another one, which halves the latency of a one-row update.
-        let serial = queue.map { DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: $0) }
-            ?? DispatchQueue(label: "ListEngine.ListDataSource.delivery", qos: .userInitiated)
-        let box = _shared.withLock { $0.ledger.register(queue: serial, deliver: deliver) }
-        _submit(.attach(box))
+        func serialQueue() -> DispatchQueue {
+            queue.map { DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: $0) }
+                ?? DispatchQueue(label: "ListEngine.ListDataSource.delivery", qos: .userInitiated)
+        }
+        let (box, isNew) = _shared.withLock { $0.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end) }
+        if isNew { _submit(.attach(box)) }
         return box.token
     }
 
@@ -183,8 +196,9 @@ extension ListDataSource {
         let candidate = ListSnapshot(_storage: _working.storage, version: version + 1)
         let batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched)
         guard !batch.isEmpty else {
-            // Nothing visible changed; keep the version, adopt the (possibly new) order.
-            _working.published = ListSnapshot(_storage: _working.storage, version: version)
+            // Nothing visible changed: the published snapshot, the one renderers have,
+            // stays, so the next batch's `old` is identical to it (its order, if a sort
+            // changed it, is the one its rows are sorted by).
             return
         }
         _checkInvariants(of: batch)
@@ -197,7 +211,7 @@ extension ListDataSource {
     }
 
     @inlinable func _startDelivering(to box: _RendererBox<Item>) {
-        guard _shared.withLock({ $0.ledger.startReceiving(box.token) }) else { return }
+        guard _shared.withLock({ $0.ledger.startReceiving(box.token, attached: _working.published) }) else { return }
         _send(_SharedBatch(.attach(to: _working.published), holders: 1), to: box)
     }
 
@@ -226,10 +240,7 @@ extension ListDataSource {
         let snapshot = _working.published
         let receivers = _shared.withLock { $0.ledger.receivingBoxes }
         let group = DispatchGroup()
-        for box in receivers {
-            group.enter()
-            box.queue.async { group.leave() }
-        }
+        for box in receivers { box.finishAfterSentBatches(_FlushWait(entering: group)) }
         group.notify(queue: .global()) { continuation.resume(returning: snapshot) }
     }
 

@@ -5,9 +5,11 @@ extension ListDataSource {
     ///   rendered, for every renderer: a renderer that reads the data source while it
     ///   applies a batch sees exactly the rows it is applying (its attach batch included),
     ///   whatever the other renderers have rendered.
-    /// - Elsewhere, it is the newest version that every renderer has rendered (renderers
-    ///   that have not rendered their attach batch yet do not count), or the newest
-    ///   computed version when no renderer has rendered anything.
+    /// - Elsewhere, it is the newest version that every renderer has rendered, or the
+    ///   newest computed version when no renderer is attached. A renderer counts from the
+    ///   moment its attach batch is sent, as if it had rendered it: that batch holds the
+    ///   newest computed version, so attaching a renderer never takes reads back to an
+    ///   older version.
     ///
     /// To wait for your own mutations, use ``flush()``.
     /// - Complexity: O(1).

@@ -89,6 +89,13 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         self.init([Item](), sortedBy: areInIncreasingOrder)
     }
 
+    deinit {
+        // Every batch sent was delivered by now (each delivery holds the data source), so
+        // the streams still attached have had their last batch: end them.
+        let boxes = _shared.withLock { $0.ledger.entries.values.map { $0.box } }
+        for box in boxes { box.end?() }
+    }
+
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS` — only a
     /// comparator that is not a strict weak order causes this. Always 0 without the flag.
     ///

@@ -4,30 +4,84 @@ import Synchronization
 /// One attachment: where and how batches are delivered.
 @usableFromInline final class _RendererBox<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline let token: RendererToken
+    /// The attached renderer object; `nil` for a ``ListDataSource/batches()`` stream.
+    @usableFromInline let renderer: ObjectIdentifier?
     /// A serial queue (targeting the caller's queue, if one was given), so batches run
     /// one at a time and in order even when the caller passed a concurrent queue.
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let deliver: @Sendable (ChangeBatch<Item>) -> Void
+    /// Called when the data source goes away while still attached (a stream ends).
+    @usableFromInline let end: (@Sendable () -> Void)?
     @usableFromInline let isDetached = Atomic<Bool>(false)
+    /// The `flush()` calls waiting for this queue to run past what was sent before them,
+    /// or `nil` once detached: a detached renderer is waited for no longer.
+    @usableFromInline let flushWaits = LockedState<[_FlushWait]?>([])
 
-    @inlinable init(token: RendererToken, queue: DispatchQueue, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) {
+    @inlinable init(
+        token: RendererToken, renderer: ObjectIdentifier?, queue: DispatchQueue,
+        deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void, end: (@Sendable () -> Void)?
+    ) {
         self.token = token
+        self.renderer = renderer
         self.queue = queue
         self.deliver = deliver
+        self.end = end
+    }
+
+    /// Marks the renderer detached: nothing more is rendered, and waiting flushes go on.
+    @inlinable func markDetached() {
+        isDetached.store(true, ordering: .releasing)
+        let waits = flushWaits.withLock { waits in
+            defer { waits = nil }
+            return waits ?? []
+        }
+        for wait in waits { wait.finish() }
+    }
+
+    /// Makes `wait` finish once this queue has run everything sent so far, or at detach.
+    @inlinable func finishAfterSentBatches(_ wait: _FlushWait) {
+        let isWaiting = flushWaits.withLock { waits in
+            guard waits != nil else { return false }
+            waits?.append(wait)
+            return true
+        }
+        guard isWaiting else { return wait.finish() }
+        queue.async { [self] in
+            flushWaits.withLock { $0?.removeAll { $0 === wait } }
+            wait.finish()
+        }
+    }
+}
+
+/// One renderer's part of a `flush()`: leaves the flush's group exactly once.
+@usableFromInline final class _FlushWait: Sendable {
+    @usableFromInline let group: DispatchGroup
+    @usableFromInline let isFinished = Atomic<Bool>(false)
+
+    @inlinable init(entering group: DispatchGroup) {
+        self.group = group
+        group.enter()
+    }
+
+    @inlinable func finish() {
+        if !isFinished.exchange(true, ordering: .acquiringAndReleasing) { group.leave() }
     }
 }
 
 /// Which renderers receive batches, and which snapshot reads outside a renderer see.
 ///
 /// Reads (`snapshot`, `count`, subscripts) made outside `render(_:)` see the newest
-/// version that every renderer has finished rendering; with no renderer that has
-/// rendered anything, the newest computed version. (Reads inside `render(_:)` see that
-/// batch's snapshot; see `_RenderingContext`.)
+/// version that every renderer has finished rendering, where a renderer counts from the
+/// moment its attach batch is sent, as if it had rendered that batch already; with no
+/// renderer, the newest computed version. An attach batch holds the newest computed
+/// version, so attaching never takes reads back to an older version. (Reads inside
+/// `render(_:)` see that batch's snapshot; see `_RenderingContext`.)
 @usableFromInline struct _DeliveryLedger<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline struct Entry: Sendable {
         @usableFromInline let box: _RendererBox<Item>
         @usableFromInline var isReceiving = false
-        @usableFromInline var rendered: ListSnapshot<Item>?
+        /// The snapshot of the last batch rendered, or of the attach batch once it is sent.
+        @usableFromInline var shown: ListSnapshot<Item>?
 
         @inlinable init(box: _RendererBox<Item>) {
             self.box = box
@@ -44,19 +98,29 @@ import Synchronization
         delivered = initial
     }
 
-    /// Registers a renderer; it receives nothing until `startReceiving`.
-    @inlinable mutating func register(queue: DispatchQueue, deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void) -> _RendererBox<Item> {
+    /// Registers a renderer, which receives nothing until `startReceiving`. Returns its
+    /// box, and whether it is new: a renderer object that is already attached keeps its
+    /// first registration.
+    @inlinable mutating func register(
+        renderer: ObjectIdentifier?, queue: @autoclosure () -> DispatchQueue,
+        deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void, end: (@Sendable () -> Void)? = nil
+    ) -> (box: _RendererBox<Item>, isNew: Bool) {
+        if let renderer, let existing = entries.values.first(where: { $0.box.renderer == renderer }) {
+            return (existing.box, false)
+        }
         nextToken += 1
-        let box = _RendererBox(token: RendererToken(rawValue: nextToken), queue: queue, deliver: deliver)
+        let box = _RendererBox(token: RendererToken(rawValue: nextToken), renderer: renderer, queue: queue(), deliver: deliver, end: end)
         entries[box.token] = Entry(box: box)
-        return box
+        return (box, true)
     }
 
-    /// Called on the diff queue when the attach batch is sent. Returns `false` if the
-    /// renderer was detached in the meantime.
-    @inlinable mutating func startReceiving(_ token: RendererToken) -> Bool {
+    /// Called on the diff queue when the attach batch, which leads to `attached`, is
+    /// sent. Returns `false` if the renderer was detached in the meantime.
+    @inlinable mutating func startReceiving(_ token: RendererToken, attached: ListSnapshot<Item>) -> Bool {
         guard entries[token] != nil else { return false }
         entries[token]?.isReceiving = true
+        entries[token]?.shown = attached
+        updateDelivered()
         return true
     }
 
@@ -77,7 +141,7 @@ import Synchronization
     /// Records that a renderer finished rendering the batch that leads to `snapshot`.
     @inlinable mutating func rendered(_ token: RendererToken, _ snapshot: ListSnapshot<Item>) {
         guard entries[token] != nil else { return }
-        entries[token]?.rendered = snapshot
+        entries[token]?.shown = snapshot
         updateDelivered()
     }
 
@@ -90,7 +154,7 @@ import Synchronization
     }
 
     @inlinable mutating func updateDelivered() {
-        let slowest = entries.values.compactMap { $0.rendered }.min { $0.version < $1.version }
+        let slowest = entries.values.compactMap { $0.shown }.min { $0.version < $1.version }
         delivered = slowest ?? latest
     }
 }
