@@ -86,4 +86,26 @@ struct WebListFormatTests {
         #expect(page.byteCount < 200 * 1_000)
         #expect(snapshot.byteCount < 200 * 1_000)
     }
+
+    @Test func aReloadedRowWhoseWireIDIsSpelledDifferentlyIsSentAsRemoveAndInsert() async {
+        let list = ListDataSource<DataSourceItem<String>>()
+        let format = WebListFormat<DataSourceItem<String>> { item in "\(item.value)" }
+        let recorder = BatchRecorder<DataSourceItem<String>>()
+        list.attach(recorder)
+        list.add([DataSourceItem(uid: "\u{E9}", value: "NFC", index: 1), DataSourceItem(uid: "z", value: "Z", index: 2)])
+        await list.flush()
+        list.add(DataSourceItem(uid: "e\u{301}", value: "NFD", index: 3))  // the same id to Swift: an update
+        list.add(DataSourceItem(uid: "z", value: "Z2", index: 2))  // a plain reload stays one
+        await list.flush()
+        var replica = WebListReplica()
+        let batches = recorder.batches
+        #expect(replica.apply(format.snapshotMessage(for: batches[0].new)) == .applied)  // the attach batch
+        for batch in batches.dropFirst() {
+            #expect(replica.apply(json: WebListFrame(format.message(for: batch)).json) == .applied)
+        }
+        #expect(replica.rows.map { Array($0.id.unicodeScalars) } == [["z"], ["e", "\u{301}"]])
+        #expect(replica.rows.map(\.html) == ["Z2", "NFD"])
+        guard case .batch(_, _, let steps) = format.message(for: batches.last!) else { return }
+        #expect(steps.filter { if case .reload = $0 { true } else { false } }.count == 1)
+    }
 }

@@ -301,4 +301,31 @@ struct WebListHubTests {
         #expect(fresh.apply(json: try #require(hub.snapshotFrame()).json) == .applied)
         #expect(fresh.rows == wireRows(second.snapshot))
     }
+
+    @Test func aSnapshotQueuedForManyClientsIsFormattedOnce() async {
+        let formatted = Atomic<Int>(0)
+        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { row in
+            formatted.add(1, ordering: .relaxed)
+            return "\(row.key)"
+        }
+        let rowCount = 100, clientCount = 20
+        let source = ListDataSource((1 ... rowCount).map { TestRow(id: $0, key: $0) })
+        let hub = WebListHub(format: format)
+        source.attach(hub)
+        await source.flush()
+        // Every client joins at version 1; then the list moves on and version 2 is formatted.
+        let subscriptions = (0 ..< clientCount).map { _ in hub.subscribe() }
+        source.add(TestRow(id: 1_000, key: 0))
+        await source.flush()
+        _ = hub.snapshotFrame()
+        formatted.store(0, ordering: .relaxed)
+        for subscription in subscriptions {
+            var frames = subscription.makeAsyncIterator()
+            let frame = await frames.next()
+            #expect(frame?.kind == .snapshot && frame?.version == 1)
+        }
+        #expect(formatted.load(ordering: .relaxed) == rowCount, "version 1 formatted \(formatted.load(ordering: .relaxed) / rowCount) times")
+        _ = hub.snapshotFrame()
+        #expect(formatted.load(ordering: .relaxed) == rowCount)
+    }
 }

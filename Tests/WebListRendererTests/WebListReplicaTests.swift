@@ -69,4 +69,32 @@ struct WebListReplicaTests {
         #expect(replica.apply(json: "{") == .inconsistent)
         #expect(replica == before)
     }
+
+    // The browser client's rules for the text itself (each outcome is list-client.js's).
+
+    @Test func idsAreComparedByCharacterCodesAsTheClientDoes() {
+        var replica = WebListReplica()
+        let nfc = WebListRow(id: "\u{E9}", html: "NFC"), nfd = WebListRow(id: "e\u{301}", html: "NFD")
+        #expect(nfc.id == nfd.id)  // one string to Swift, two ids to the client
+        #expect(replica.apply(.snapshot(version: 1, items: [nfc, nfd])) == .applied)
+        #expect(replica.apply(.batch(from: 1, to: 2, steps: [.reload(WebListRow(id: "e\u{301}", html: "NFD2"), at: 0)])) == .inconsistent)
+        #expect(replica.apply(.batch(from: 1, to: 2, steps: [.reload(WebListRow(id: "e\u{301}", html: "NFD2"), at: 1)])) == .applied)
+        #expect(replica.apply(.batch(from: 2, to: 3, steps: [.insert(WebListRow(id: "\u{E9}", html: "again"), at: 0)])) == .inconsistent)
+    }
+
+    @Test func versionsAreReadAsJavaScriptReadsNumbers() {
+        for version in ["-9223372036854775808", "9223372036854775807", "9007199254740992", "9007199254740991.5", "1.5", "1e400"] {
+            var replica = WebListReplica()
+            #expect(replica.apply(json: #"{"type":"snapshot","version":\#(version),"items":[]}"#) == .inconsistent, "version \(version)")
+        }
+        var replica = WebListReplica()
+        #expect(replica.apply(json: #"{"type":"snapshot","version":-9007199254740991,"items":[]}"#) == .applied)
+        #expect(replica.apply(json: #"{"type":"batch","from":-9223372036854775808,"to":1,"steps":[]}"#) == .inconsistent)
+    }
+
+    @Test func aByteOrderMarkBeforeTheTextIsNotJSON() {
+        var replica = WebListReplica()
+        #expect(replica.apply(json: "\u{FEFF}{\"type\":\"snapshot\",\"version\":1,\"items\":[]}") == .inconsistent)
+        #expect(replica.version == nil)
+    }
 }

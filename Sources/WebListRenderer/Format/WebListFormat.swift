@@ -40,17 +40,32 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// Only inserted and reloaded rows are formatted, so the message for a one-row update
     /// does not grow with the size of the list.
+    ///
+    /// Clients key rows by the exact wire id. A reloaded item whose id equals the old
+    /// one's but is written differently (`"\u{E9}"` and `"e\u{301}"` are equal `String`s;
+    /// `0.0` and `-0.0` equal `Double`s) is sent as a remove and an insert, so the client
+    /// holds the row under its new wire id.
     /// - Parameter batch: the batch to send.
-    /// - Returns: a `batch` message with one step per step of `batch`.
+    /// - Returns: a `batch` message with one step per step of `batch`, or two for a
+    ///   reload whose wire id changed.
     /// - Complexity: O(*c* log *n*) for *c* changes in a list of *n* rows, plus formatting
-    ///   the inserted and reloaded rows.
+    ///   the inserted and reloaded rows and the old ids of the reloaded ones.
     public func message(for batch: ChangeBatch<Item>) -> WebListMessage {
-        let steps: [WebListStep] = batch.steps.map { step in
+        var steps: [WebListStep] = []
+        steps.reserveCapacity(batch.steps.count)
+        for step in batch.steps {
             switch step {
-            case .remove(let at): .remove(at: at)
-            case .insert(let item, let at): .insert(row(item), at: at)
-            case .move(let from, let to): .move(from: from, to: to)
-            case .reload(let item, let at): .reload(row(item), at: at)
+            case .remove(let at): steps.append(.remove(at: at))
+            case .insert(let item, let at): steps.append(.insert(row(item), at: at))
+            case .move(let from, let to): steps.append(.move(from: from, to: to))
+            case .reload(let item, let at):
+                let reloaded = row(item)
+                if let old = batch.old[id: item.id], !rowID(old.id).unicodeScalars.elementsEqual(reloaded.id.unicodeScalars) {
+                    steps.append(.remove(at: at))
+                    steps.append(.insert(reloaded, at: at))
+                } else {
+                    steps.append(.reload(reloaded, at: at))
+                }
             }
         }
         return .batch(from: batch.old.version, to: batch.new.version, steps: steps)

@@ -79,8 +79,6 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     let _state = LockedState(_State())
     /// Held for the whole of each render; see `_publish(_:)`.
     let _renderLock = LockedState(())
-    /// The most recently formatted snapshot frame, shared by every client that reads it.
-    let _snapshotCache = LockedState<WebListFrame?>(nil)
 
     /// Creates a hub.
     ///
@@ -135,17 +133,9 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
         for waiter in waiters { waiter.resume(returning: nil) }
     }
 
-    /// The frame of a snapshot, formatted at most once per version.
+    /// The frame of a snapshot, formatted at most once per version: every client queue
+    /// that holds a version holds the same `_WireSnapshot`, which keeps its frame.
     func _frame(for snapshot: _WireSnapshot<Item>) -> WebListFrame {
-        // Wire versions identify a hub's snapshots: they keep increasing across sources.
-        if let cached = _snapshotCache.withLock({ $0 }), cached.version == snapshot.wireVersion {
-            return cached
-        }
-        let frame = WebListFrame(snapshot.snapshotMessage(format: format))
-        _snapshotCache.withLock { cache in
-            // Keep the newest: an older snapshot read late must not evict it.
-            if cache.map({ $0.version < frame.version }) ?? true { cache = frame }
-        }
-        return frame
+        snapshot.snapshotFrame(format: format)
     }
 }

@@ -526,12 +526,14 @@ export class ListClient {
       this.#elements.set(row.id, element);
       return element;
     });
+    // Cleared, then filled one row at a time: spreading the rows into one call would
+    // pass one argument per row, past the engine's limit on large lists.
     if (typeof container.replaceChildren === "function") {
-      container.replaceChildren(...fresh);
+      container.replaceChildren();
     } else {
       while (container.firstChild) container.removeChild(container.firstChild);
-      for (const element of fresh) container.appendChild(element);
     }
+    for (const element of fresh) container.appendChild(element);
   }
 }
 

@@ -56,7 +56,7 @@ public struct WebListReplica: Hashable, Sendable {
         switch message {
         case .snapshot(let newVersion, let items):
             if let version, newVersion < version, !acceptingOlderSnapshot { return .ignored }
-            guard Set(items.map(\.id)).count == items.count else { return .inconsistent }
+            guard Set(items.map { _ExactID($0.id) }).count == items.count else { return .inconsistent }
             version = newVersion
             rows = items
             return .applied
@@ -78,8 +78,15 @@ public struct WebListReplica: Hashable, Sendable {
     /// a batch's versions are checked (`.gap`, `.ignored`) before its steps are decoded,
     /// and steps that do not decode are `.inconsistent`.
     ///
-    /// One difference remains, in messages no encoder of this package writes: where an
-    /// object repeats a key, this decoder reads the first value and `JSON.parse` the last.
+    /// Ids are compared as the client compares them, character code by character code:
+    /// `"\u{E9}"` and `"e\u{301}"` are two ids here, though Swift's `==` calls them equal.
+    /// Versions are read as `JSON.parse` reads numbers, as doubles: `1e3` is version 1000,
+    /// and `9007199254740991.5` rounds to 2^53, which is not a safe integer.
+    ///
+    /// Differences remain, in text that no encoder of this package writes: where an
+    /// object repeats a key, this decoder reads the first value and `JSON.parse` the
+    /// last; `JSONDecoder` accepts a trailing comma, which `JSON.parse` rejects, and
+    /// rejects an escaped lone surrogate (`"\ud800"`), which `JSON.parse` accepts.
     ///
     /// - Parameters:
     ///   - json: the message's JSON text, as a ``WebListFrame`` carries it.
@@ -90,6 +97,8 @@ public struct WebListReplica: Hashable, Sendable {
     ///   ``apply(_:acceptingOlderSnapshot:)`` costs.
     @discardableResult
     public mutating func apply(json: String, acceptingOlderSnapshot: Bool = false) -> Outcome {
+        // `JSON.parse` does not skip a byte order mark; `JSONDecoder` would.
+        guard json.unicodeScalars.first != "\u{FEFF}" else { return .inconsistent }
         let data = Data(json.utf8)
         guard let header = try? JSONDecoder().decode(_MessageHeader.self, from: data) else { return .inconsistent }
         switch header.type {
@@ -110,20 +119,20 @@ public struct WebListReplica: Hashable, Sendable {
 
     private static func applying(_ steps: [WebListStep], to rows: [WebListRow]) -> [WebListRow]? {
         var rows = rows
-        var ids = Set(rows.map(\.id))
+        var ids = Set(rows.map { _ExactID($0.id) })
         for step in steps {
             switch step {
             case .remove(let at):
                 guard rows.indices.contains(at) else { return nil }
-                ids.remove(rows.remove(at: at).id)
+                ids.remove(_ExactID(rows.remove(at: at).id))
             case .insert(let row, let at):
-                guard at >= 0, at <= rows.count, ids.insert(row.id).inserted else { return nil }
+                guard at >= 0, at <= rows.count, ids.insert(_ExactID(row.id)).inserted else { return nil }
                 rows.insert(row, at: at)
             case .move(let from, let to):
                 guard rows.indices.contains(from), rows.indices.contains(to) else { return nil }
                 rows.insert(rows.remove(at: from), at: to)
             case .reload(let row, let at):
-                guard rows.indices.contains(at), rows[at].id == row.id else { return nil }
+                guard rows.indices.contains(at), _ExactID(rows[at].id) == _ExactID(row.id) else { return nil }
                 rows[at] = row
             }
         }
@@ -151,9 +160,11 @@ private struct _MessageHeader: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         func safeInteger(_ key: Keys) -> Int? {
-            // JavaScript's `Number.isSafeInteger`: beyond 2^53 − 1 a number is not exact.
-            guard let value = try? container.decodeIfPresent(Int.self, forKey: key), abs(value) <= 9_007_199_254_740_991 else { return nil }
-            return value
+            // A number as `JSON.parse` reads it (a double), then JavaScript's
+            // `Number.isSafeInteger`: beyond 2^53 − 1 a number is not exact.
+            guard let value = try? container.decodeIfPresent(Double.self, forKey: key),
+                  value.rounded(.towardZero) == value, value.magnitude <= 9_007_199_254_740_991 else { return nil }
+            return Int(value)
         }
         type = try? container.decodeIfPresent(String.self, forKey: .type)
         version = safeInteger(.version)
@@ -161,5 +172,15 @@ private struct _MessageHeader: Decodable {
         to = safeInteger(.to)
         hasItems = (try? container.decodeIfPresent([Skipped].self, forKey: .items)) != nil
         hasSteps = (try? container.decodeIfPresent([Skipped].self, forKey: .steps)) != nil
+    }
+}
+
+/// An id as the browser client compares it: by its code units, not by Swift's `==`,
+/// which treats canonically equivalent spellings as one string.
+private struct _ExactID: Hashable {
+    let scalars: [Unicode.Scalar]
+
+    init(_ id: String) {
+        scalars = Array(id.unicodeScalars)
     }
 }

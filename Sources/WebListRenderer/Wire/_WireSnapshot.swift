@@ -10,9 +10,17 @@
 /// and keeps the list's version otherwise. Without a move the offset stays 0.
 struct _WireSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     /// The rows last sent.
-    var snapshot: ListSnapshot<Item>
+    let snapshot: ListSnapshot<Item>
     /// Added to the list's versions on the wire.
-    var versionOffset: Int
+    let versionOffset: Int
+    /// The `snapshot` frame of these rows once formatted, shared by every copy (every
+    /// client queue holding this version), so that it is formatted once.
+    let _frame = _FrameMemo()
+
+    init(snapshot: ListSnapshot<Item>, versionOffset: Int) {
+        self.snapshot = snapshot
+        self.versionOffset = versionOffset
+    }
 
     /// The version of the last message sent.
     var wireVersion: Int { snapshot.version + versionOffset }
@@ -63,6 +71,27 @@ struct _WireSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     /// - Complexity: O(*n*) rows formatted.
     func snapshotMessage(format: WebListFormat<Item>) -> WebListMessage {
         format.snapshotMessage(for: snapshot).shiftingVersions(by: versionOffset)
+    }
+
+    /// The `snapshot` frame of this snapshot, formatted by the first caller only.
+    ///
+    /// - Complexity: O(*n*) rows formatted the first time, O(1) afterwards.
+    func snapshotFrame(format: WebListFormat<Item>) -> WebListFrame {
+        _frame.value { WebListFrame(snapshotMessage(format: format)) }
+    }
+}
+
+/// A frame computed once, by whichever thread asks first; the others wait for it.
+final class _FrameMemo: Sendable {
+    private let frame = LockedState<WebListFrame?>(nil)
+
+    func value(_ make: () -> WebListFrame) -> WebListFrame {
+        frame.withLock { frame in
+            if let frame { return frame }
+            let made = make()
+            frame = made
+            return made
+        }
     }
 }
 
