@@ -13,7 +13,8 @@ public struct ListSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline let _storage: _ListStorage<Item>
 
     /// The list version this snapshot shows. Version 0 is the empty list a data source
-    /// starts from; every delivered batch increments it by one.
+    /// starts from (one created with rows starts at version 1); every delivered batch
+    /// increments it by one.
     public let version: Int
 
     @inlinable init(_storage: _ListStorage<Item>, version: Int) {

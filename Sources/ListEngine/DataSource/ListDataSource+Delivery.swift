@@ -45,7 +45,8 @@ extension ListDataSource {
     /// The batches as an async sequence: the attach batch, then every later batch.
     ///
     /// Cancelling the task that iterates it, or dropping the stream, detaches it. The
-    /// stream ends when the data source is released, after its last batch. A batch
+    /// stream ends when the data source is released, after its last batch. Batches not
+    /// yet read wait in the stream, as a slow renderer's wait in its queue. A batch
     /// counts as rendered once it is in the stream, so reads of the data source in the
     /// loop body may be ahead of the batch in hand: use `batch.new` for its rows.
     /// - Returns: the stream of batches.

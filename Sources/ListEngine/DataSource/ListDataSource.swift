@@ -27,7 +27,8 @@ import Synchronization
 /// `remove` of *k* items costs O(*k* log *n*): storage is a copy-on-write B-tree with
 /// subtree counts, so snapshots share structure and positions are found in O(log *n*).
 /// The nodes a change replaced are freed by the last renderer to finish with its batch,
-/// on that renderer's queue; the diff queue frees them only when no renderer is attached.
+/// on that renderer's queue; the diff queue frees them only when no renderer receives
+/// batches (none is attached, or none has been sent its attach batch yet).
 ///
 /// The engine's code is `@inlinable`: a program that uses `ListDataSource<MyItem>`
 /// compiles the engine for `MyItem`, so comparing, hashing and copying items are direct
