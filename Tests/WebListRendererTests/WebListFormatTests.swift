@@ -87,25 +87,41 @@ struct WebListFormatTests {
         #expect(snapshot.byteCount < 200 * 1_000)
     }
 
-    @Test func aReloadedRowWhoseWireIDIsSpelledDifferentlyIsSentAsRemoveAndInsert() async {
+    @Test func equalStringIDsInAnySpellingHaveOneWireID() {
+        let format = WebListFormat<DataSourceItem<String>> { item in "\(item.value)" }
+        let nfc = DataSourceItem(uid: "\u{E9}t\u{E9}", value: "", index: 0), nfd = DataSourceItem(uid: "e\u{301}te\u{301}", value: "", index: 0)
+        #expect(Array(format.row(nfd).id.unicodeScalars) == Array(nfc.uid.unicodeScalars))
+        #expect(Array(format.row(nfc).id.unicodeScalars) == Array(nfc.uid.unicodeScalars))
+        #expect(format.row(DataSourceItem(uid: "plain-ascii", value: "", index: 0)).id == "plain-ascii")
+        #expect(format.row(DataSourceItem(uid: "\u{212B}", value: "", index: 0)).id.unicodeScalars.map(\.value) == [0xC5])  // Å (angstrom) → Å
+    }
+
+    /// Every batch of a list whose ids change spelling, as a client applies it.
+    @Test(arguments: [
+        // Updated, then set back to its content under the other spelling, in one call.
+        [[("\u{E9}", "v1", 1.0), ("z", "Z", 2.0)], [("e\u{301}", "v2", 1.0), ("e\u{301}", "v1", 1.0), ("y", "Y", 3.0)], [("e\u{301}", "v3", 1.0)]],
+        // Re-keyed under the other spelling, then updated under the first.
+        [[("\u{E9}", "v1", 1.0), ("z", "Z", 2.0)], [("e\u{301}", "v2", 4.0)], [("\u{E9}", "v3", 4.0)]],
+    ])
+    func aClientFollowsAListWhoseIDsChangeSpelling(calls: [[(String, String, Double)]]) async {
         let list = ListDataSource<DataSourceItem<String>>()
         let format = WebListFormat<DataSourceItem<String>> { item in "\(item.value)" }
         let recorder = BatchRecorder<DataSourceItem<String>>()
         list.attach(recorder)
-        list.add([DataSourceItem(uid: "\u{E9}", value: "NFC", index: 1), DataSourceItem(uid: "z", value: "Z", index: 2)])
-        await list.flush()
-        list.add(DataSourceItem(uid: "e\u{301}", value: "NFD", index: 3))  // the same id to Swift: an update
-        list.add(DataSourceItem(uid: "z", value: "Z2", index: 2))  // a plain reload stays one
-        await list.flush()
+        for call in calls {
+            list.add(call.map { DataSourceItem(uid: $0.0, value: $0.1, index: $0.2) })
+            await list.flush()
+        }
         var replica = WebListReplica()
         let batches = recorder.batches
         #expect(replica.apply(format.snapshotMessage(for: batches[0].new)) == .applied)  // the attach batch
         for batch in batches.dropFirst() {
-            #expect(replica.apply(json: WebListFrame(format.message(for: batch)).json) == .applied)
+            let json = WebListFrame(format.message(for: batch)).json
+            #expect(replica.apply(json: json) == .applied, "\(json)")
         }
-        #expect(replica.rows.map { Array($0.id.unicodeScalars) } == [["z"], ["e", "\u{301}"]])
-        #expect(replica.rows.map(\.html) == ["Z2", "NFD"])
-        guard case .batch(_, _, let steps) = format.message(for: batches.last!) else { return }
-        #expect(steps.filter { if case .reload = $0 { true } else { false } }.count == 1)
+        let final = format.snapshotMessage(for: list.snapshot)
+        guard case .snapshot(_, let rows) = final else { return }
+        #expect(replica.rows.map { Array($0.id.unicodeScalars) } == rows.map { Array($0.id.unicodeScalars) })
+        #expect(replica.rows.map(\.html) == rows.map(\.html))
     }
 }

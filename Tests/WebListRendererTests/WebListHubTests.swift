@@ -1,3 +1,4 @@
+import Dispatch
 import ListTestSupport
 import Synchronization
 import Testing
@@ -327,5 +328,50 @@ struct WebListHubTests {
         #expect(formatted.load(ordering: .relaxed) == rowCount, "version 1 formatted \(formatted.load(ordering: .relaxed) / rowCount) times")
         _ = hub.snapshotFrame()
         #expect(formatted.load(ordering: .relaxed) == rowCount)
+    }
+
+    /// Holds the diff queue once, inside a comparator call, until released.
+    final class DiffQueueHold: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        private let armed = Atomic<Bool>(true)
+
+        func holdOnce() {
+            guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            entered.signal()
+            release.wait()
+        }
+    }
+
+    @Test func aClientStaysConsistentWhenAnIDChangesSpellingWithoutABatchStep() async {
+        typealias Row = DataSourceItem<String>
+        let list = ListDataSource<Row>()
+        let hub = WebListHub<Row>(format: WebListFormat<Row> { item in "\(item.value)" })
+        list.attach(hub)
+        list.add([Row(uid: "\u{E9}", value: "v1", index: 1), Row(uid: "z", value: "Z", index: 2)])
+        await list.flush()
+        let subscription = hub.subscribe()
+        var frames = subscription.makeAsyncIterator()
+        var replica = WebListReplica()
+        #expect(replica.apply(json: await frames.next()!.json) == .applied)
+        // A remove and an equal re-add under the other spelling, taken together: no step
+        // for the row, which the list now holds under the new spelling.
+        let hold = DiffQueueHold()
+        list.sort(by: { hold.holdOnce(); return $0 < $1 })
+        hold.entered.wait()
+        list.remove(ids: ["\u{E9}"])
+        list.add(Row(uid: "e\u{301}", value: "v1", index: 1))
+        list.add(Row(uid: "y", value: "Y", index: 3))
+        hold.release.signal()
+        await list.flush()
+        list.add(Row(uid: "e\u{301}", value: "v2", index: 1))
+        await list.flush()
+        while replica.version != hub.version, let frame = await frames.next() {
+            let outcome = replica.apply(json: frame.json)
+            #expect(outcome == .applied, "\(frame.json)")
+            if outcome != .applied { break }
+        }
+        #expect(replica.rows.map(\.html) == ["v2", "Z", "Y"])
+        subscription.cancel()
     }
 }

@@ -86,9 +86,16 @@ extension ListDataSource {
             queue.map { DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: $0) }
                 ?? DispatchQueue(label: "ListEngine.ListDataSource.delivery", qos: .userInitiated)
         }
-        let (box, isNew) = _shared.withLock { $0.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end) }
-        if isNew { _submit(.attach(box)) }
-        return box.token
+        // Registered and queued under one lock: a second `attach` of the renderer, and a
+        // `flush()` after it, come after the attach batch.
+        let (token, action) = _shared.withLock { state in
+            let (box, isNew) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
+            return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none)
+        }
+        if action == .scheduleDrain {
+            _diffQueue.async { self._drain() }
+        }
+        return token
     }
 
     // MARK: - Diff queue

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a list's items become wire rows: an id string and content HTML per item.
 ///
 /// Both ``WebListRenderer`` and ``WebListHub`` turn batches and snapshots into messages
@@ -10,7 +12,12 @@
 /// let message = format.message(for: batch)
 /// ```
 public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
-    /// The wire id of an item id. Distinct ids must give distinct strings.
+    /// The wire id of an item id.
+    ///
+    /// Clients key rows by the exact wire id, and a list keeps one row per id under the
+    /// id's `==`, whose spelling may change while the row stays (an id re-added in
+    /// another spelling that is `==` to it). So equal ids must give the same string, and
+    /// distinct ids distinct strings.
     public let rowID: @Sendable (Item.ID) -> String
     /// The content of a row.
     public let rowHTML: @Sendable (Item) -> HTML
@@ -18,7 +25,8 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     /// Creates a format.
     ///
     /// - Parameters:
-    ///   - id: the wire id of an item id; must be injective.
+    ///   - id: the wire id of an item id: the same string for equal ids, and distinct
+    ///     strings for distinct ones.
     ///   - html: the content of a row; text interpolated into an ``HTML`` literal is escaped.
     /// - Complexity: O(1).
     public init(id: @escaping @Sendable (Item.ID) -> String, html: @escaping @Sendable (Item) -> HTML) {
@@ -40,32 +48,17 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// Only inserted and reloaded rows are formatted, so the message for a one-row update
     /// does not grow with the size of the list.
-    ///
-    /// Clients key rows by the exact wire id. A reloaded item whose id equals the old
-    /// one's but is written differently (`"\u{E9}"` and `"e\u{301}"` are equal `String`s;
-    /// `0.0` and `-0.0` equal `Double`s) is sent as a remove and an insert, so the client
-    /// holds the row under its new wire id.
     /// - Parameter batch: the batch to send.
-    /// - Returns: a `batch` message with one step per step of `batch`, or two for a
-    ///   reload whose wire id changed.
+    /// - Returns: a `batch` message with one step per step of `batch`.
     /// - Complexity: O(*c* log *n*) for *c* changes in a list of *n* rows, plus formatting
-    ///   the inserted and reloaded rows and the old ids of the reloaded ones.
+    ///   the inserted and reloaded rows.
     public func message(for batch: ChangeBatch<Item>) -> WebListMessage {
-        var steps: [WebListStep] = []
-        steps.reserveCapacity(batch.steps.count)
-        for step in batch.steps {
+        let steps: [WebListStep] = batch.steps.map { step in
             switch step {
-            case .remove(let at): steps.append(.remove(at: at))
-            case .insert(let item, let at): steps.append(.insert(row(item), at: at))
-            case .move(let from, let to): steps.append(.move(from: from, to: to))
-            case .reload(let item, let at):
-                let reloaded = row(item)
-                if let old = batch.old[id: item.id], !rowID(old.id).unicodeScalars.elementsEqual(reloaded.id.unicodeScalars) {
-                    steps.append(.remove(at: at))
-                    steps.append(.insert(reloaded, at: at))
-                } else {
-                    steps.append(.reload(reloaded, at: at))
-                }
+            case .remove(let at): .remove(at: at)
+            case .insert(let item, let at): .insert(row(item), at: at)
+            case .move(let from, let to): .move(from: from, to: to)
+            case .reload(let item, let at): .reload(row(item), at: at)
             }
         }
         return .batch(from: batch.old.version, to: batch.new.version, steps: steps)
@@ -84,10 +77,40 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
 extension WebListFormat where Item.ID: LosslessStringConvertible {
     /// Creates a format whose wire ids are the item ids' text (`String(id)`).
     ///
+    /// `String(id)` must give the same text for equal ids; floating-point ids do not
+    /// (`0.0 == -0.0`): give them a format of your own. String ids have a format of their
+    /// own, which normalizes them.
     /// - Parameter html: the content of a row; text interpolated into an ``HTML`` literal
     ///   is escaped.
     /// - Complexity: O(1).
     public init(html: @escaping @Sendable (Item) -> HTML) {
         self.init(id: { String($0) }, html: html)
+    }
+}
+
+extension WebListFormat where Item.ID == String {
+    /// Creates a format whose wire ids are the item ids in Unicode normalization form C.
+    ///
+    /// Swift's `==` on strings ignores how a character is composed (`"\u{E9}"` and
+    /// `"e\u{301}"` are equal), so a list holds one row for both spellings, under the
+    /// last one added. The browser compares ids code unit by code unit; one normalized
+    /// spelling keeps it holding the row under the id the server names it by.
+    /// - Parameter html: the content of a row; text interpolated into an ``HTML`` literal
+    ///   is escaped.
+    /// - Complexity: O(1); each wire id costs O(*l*) for an id of *l* bytes (ASCII ids
+    ///   are passed through as they are).
+    public init(html: @escaping @Sendable (Item) -> HTML) {
+        self.init(id: { Self.normalizedWireID($0) }, html: html)
+    }
+
+    /// `id` in Unicode normalization form C: the same string for every spelling that
+    /// `==` calls equal.
+    ///
+    /// - Parameter id: an item id.
+    /// - Returns: its NFC form; `id` itself when it is ASCII.
+    /// - Complexity: O(*l*) for an id of *l* bytes.
+    public static func normalizedWireID(_ id: String) -> String {
+        if id.utf8.allSatisfy({ $0 < 0x80 }) { return id }
+        return id.precomposedStringWithCanonicalMapping
     }
 }
