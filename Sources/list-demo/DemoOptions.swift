@@ -120,6 +120,7 @@ struct DemoOptions: Equatable {
           PgUp PgDn       scroll a screen             s               sort by score ↔ name
           r               refresh (reload page 1)     f               fail the next load
           Enter           retry a failed load         q  Ctrl-C       quit
+          Ctrl-L          redraw                      Ctrl-Z          suspend (fg resumes)
 
         Options:
           --fixture PATH      the Fixtures folder (default: found from the current

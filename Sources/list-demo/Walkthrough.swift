@@ -43,6 +43,8 @@ enum Walkthrough {
         let players = ListDataSource<Row>()
         players.attach(PrintingRenderer(), on: .main)
         Task {
+            // The attach batch is printed before the first step's title.
+            await players.flush()
             await step("load four players (any order in, sorted out)", players) {
                 $0.add([
                     Row(uid: "ana", value: "Ana", index: 3), Row(uid: "bo", value: "Bo", index: 1),

@@ -262,7 +262,15 @@ import Testing
         #expect((after.selection == nil) == new.isEmpty, "seed \(seed)")
         let moved = Set(batch.moves.map(\.from)), deleted = Set(batch.deletions)
         guard before.top > 0 else {
-            #expect(after.top == 0, "seed \(seed): a viewport at the top stays there")
+            // At the top it stays there, unless a selected row that was on screen, and
+            // that the batch neither moved nor deleted, would leave it: then it scrolls
+            // just far enough to keep that row on screen.
+            var expected = 0
+            if let selected = before.selection, selected < before.height, !moved.contains(selected), !deleted.contains(selected),
+               let selection = after.selection {
+                expected = max(0, selection - after.height + 1)
+            }
+            #expect(after.top == expected, "seed \(seed): a viewport at the top stays there, or keeps its selected row on screen")
             return
         }
         let isStable = { (offset: Int) in offset < batch.old.count && !moved.contains(offset) && !deleted.contains(offset) }
@@ -272,5 +280,23 @@ import Testing
         let wanted = newOffset - (anchor - before.top)
         let maxTop = max(0, after.rowCount - after.height)
         #expect(after.top == min(max(0, wanted), maxTop), "seed \(seed): anchor \(batch.old[anchor]) moved on screen")
+    }
+
+    @Test func atTheTopAnInsertionAboveKeepsTheSelectedRowOnScreen() async {
+        let source = RecordedSource((0 ..< 20).map { TestRow(id: $0, key: $0 * 10 + 10) })
+        var viewport = ListViewport<TestRow>(height: 5)
+        for batch in await source.batches() { viewport.apply(batch) }
+        viewport.select(offset: 4)  // the last row on screen
+        source.source.add(TestRow(id: 100, key: 0))  // a new first row
+        for batch in await source.batches() { viewport.apply(batch) }
+        #expect(viewport.selection == 5 && viewport.snapshot?[5].id == 4, "the selection follows its row")
+        #expect(viewport.visibleRows.contains(5), "the selected row left the screen: \(viewport.visibleRows)")
+        // With the selection higher up, the top stays at the top and the new row shows.
+        viewport.select(offset: 1)
+        viewport.moveSelection(by: -1)
+        #expect(viewport.top == 0 || viewport.visibleRows.contains(0))
+        source.source.add(TestRow(id: 101, key: -10))
+        for batch in await source.batches() { viewport.apply(batch) }
+        #expect(viewport.top == 0 && viewport.snapshot?[0].id == 101)
     }
 }

@@ -296,6 +296,25 @@ import Testing
         let wideNew = _LineLayout.line("abxyc", columns: 8, colors: true)
         #expect(_ScreenEncoder.changedColumns(from: wideOld, to: wideNew) == 2..<4)
     }
+
+    @Test func aTrailingRowAppearingAtTheEndKeepsTheSelectedRowOnScreen() async {
+        let source = RecordedSource((0 ..< 20).map { TestRow(id: $0, key: $0 * 10) })
+        let renderer = TerminalListRenderer<TestRow>(
+            size: TerminalSize(rows: 7, columns: 30), mode: .ansi(colors: false), output: OutputBuffer(),
+            header: StyledText("header")
+        ) { row, _ in StyledText("row \(row.id)") }
+        for batch in await source.batches() { renderer.render(batch) }
+        renderer.selectLast()  // rows 15…19 on screen, 19 selected
+        renderer.moveSelection(by: -4)  // 15: the top row on screen
+        #expect(renderer.viewport.top == 15 && renderer.viewport.selection == 15)
+        renderer.updateStatus { $0.trailingRow = StyledText("Loading…") }
+        #expect(renderer.viewport.visibleRows.contains(15), "the selected row left the screen:\n\(renderer.frameText().joined(separator: "\n"))")
+        // With the selection lower down, the end scrolls to show the trailing row.
+        renderer.updateStatus { $0.trailingRow = nil }
+        renderer.moveSelection(by: 2)
+        renderer.updateStatus { $0.trailingRow = StyledText("Loading…") }
+        #expect(renderer.frameText().contains { $0.hasPrefix("Loading…") } && renderer.viewport.visibleRows.contains(17))
+    }
 }
 
 private final class ReportLog: Sendable {

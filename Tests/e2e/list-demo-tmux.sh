@@ -5,13 +5,15 @@
 #   Tests/e2e/list-demo-tmux.sh [PATH-TO-list-demo]
 #
 # Without an argument it builds list-demo (swift build) and uses that binary.
-# Checks: plain frames carry no escape codes; --url reads the fixture HTTP server
+# Checks: plain frames carry no escape codes; --walkthrough prints the same lines in the
+# same order every run; --url reads the fixture HTTP server
 # (Fixtures/server.py) in its three modes; the first screen shows rows sorted by
 # score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
-# `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM and a
-# crash each leave the alternate screen and restore the terminal modes (icanon,
-# echo, isig); NO_COLOR=1 removes the colours.
+# `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM, SIGUSR1
+# and a crash each leave the alternate screen and restore the terminal modes (icanon,
+# echo, isig); Ctrl-Z and SIGTSTP give the terminal back while stopped and take it again
+# with a full redraw once continued; NO_COLOR=1 removes the colours.
 # Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
 # is not installed.
 set -euo pipefail
@@ -33,6 +35,14 @@ plain=$(cd "$root" && "$demo" --frames 2 --rows 12 --columns 70 --latency 0)
 [[ $plain != *$'\e'* ]] || fail "plain frames contain escape codes"
 [[ $(grep -c '^v[0-9]* · ' <<<"$plain") == 2 ]] || fail "expected 2 plain frames, got: $plain"
 ok "--frames prints plain frames without escape codes"
+
+# --- the walkthrough prints the same lines in the same order every time ----------------
+walk=$(cd "$root" && timeout 60 "$demo" --walkthrough) || fail "--walkthrough failed"
+[[ $(head -1 <<<"$walk") == "  batch v0 → v0" ]] || fail "--walkthrough does not start with the attach batch: $(head -4 <<<"$walk")"
+for _ in 1 2 3; do
+    [[ $(cd "$root" && timeout 60 "$demo" --walkthrough) == "$walk" ]] || fail "--walkthrough printed something else on another run"
+done
+ok "--walkthrough prints its steps and batches in order, the same every run"
 
 # --- --url against the fixture HTTP server (plain frames) ------------------------------
 server_out=$(mktemp)
@@ -228,6 +238,37 @@ start sigterm --latency 50
 wait_for 10 count_at_least 1 || fail "sigterm: no rows"
 kill -TERM "$(cat "$tmp/pid")"
 check_restored 143
+tmux -L "$socket" kill-session -t "$session"
+
+start sigusr1 --latency 50
+wait_for 10 count_at_least 1 || fail "sigusr1: no rows"
+kill -USR1 "$(cat "$tmp/pid")"
+check_restored 138
+tmux -L "$socket" kill-session -t "$session"
+
+# --- Ctrl-Z and SIGTSTP give the terminal back and stop; continuing redraws -------------
+pane_modes() { stty -a -F "$(tmux -L "$socket" display -p -t "$session" '#{pane_tty}')" | tr ' ;' '\n\n' | grep -Ex -- '-?(icanon|echo|isig)' | tr '\n' ' '; }
+is_stopped() { [[ $(awk '{ print $3 }' "/proc/$(cat "$tmp/pid")/stat") == T ]]; }
+is_running() { ! is_stopped; }
+start suspend --latency 50 --no-feed
+wait_for 10 count_at_least 1 || fail "suspend: no rows"
+for stop in key signal; do
+    if [[ $stop == key ]]; then keys C-z; else kill -TSTP "$(cat "$tmp/pid")"; fi
+    wait_for 5 is_stopped || fail "suspend ($stop): the demo did not stop"
+    wait_for 5 is_alternate 0 || fail "suspend ($stop): still on the alternate screen while stopped"
+    [[ $(pane_modes) == "isig icanon echo " ]] || fail "suspend ($stop): terminal modes while stopped: $(pane_modes)"
+    kill -CONT "$(cat "$tmp/pid")"
+    wait_for 5 is_running || fail "suspend ($stop): the demo did not continue"
+    wait_for 5 is_alternate 1 || fail "suspend ($stop): the alternate screen was not taken again"
+    # Taking the terminal again erases the screen: rows on it were drawn after.
+    wait_for 5 count_at_least 1 || fail "suspend ($stop): the screen was not redrawn after continuing"
+    keys j
+    wait_for 5 screen_has " 2/" || fail "suspend ($stop): keys are not read in raw mode after continuing"
+    keys k
+    ok "suspend ($stop): terminal given back while stopped, taken again and redrawn after"
+done
+keys q
+check_restored 0
 tmux -L "$socket" kill-session -t "$session"
 
 start crash --latency 50 --crash-key

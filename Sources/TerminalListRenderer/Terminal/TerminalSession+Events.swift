@@ -39,7 +39,7 @@ extension TerminalSession {
         source.resume()
     }
 
-    /// Handles SIGWINCH and the termination signals on the session's queue.
+    /// Handles SIGWINCH, the termination signals and SIGTSTP on the session's queue.
     func _startSignals(onResize: @escaping @Sendable (TerminalSize) -> Void, onTerminationSignal: @escaping @Sendable (Int32) -> Void) {
         let output = outputDescriptor
         var sources: [any DispatchSourceProtocol] = []
@@ -56,6 +56,12 @@ extension TerminalSession {
             source.setCancelHandler { signal(signalNumber, SIG_DFL) }
             sources.append(source)
         }
+        // Stop requests from outside (`kill -TSTP`); Ctrl-Z arrives as a key in raw mode.
+        signal(SIGTSTP, SIG_IGN)
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: _queue)
+        stop.setEventHandler { [weak self] in self?.suspend() }
+        stop.setCancelHandler { signal(SIGTSTP, SIG_DFL) }
+        sources.append(stop)
         let handles = sources.map(_SourceHandle.init)
         _sources.withLock { $0 += handles }
         for source in sources { source.resume() }

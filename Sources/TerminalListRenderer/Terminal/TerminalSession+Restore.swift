@@ -50,6 +50,17 @@ private let _restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1
 
 private let _crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
+/// Signals whose default action ends the process, other than the crash signals and the
+/// ones the session handles on its queue: the terminal is restored before they end it,
+/// unless the program has a handler of its own for them.
+private let _otherEndingSignals: [Int32] = {
+    var signals = [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE, SIGSYS]
+    #if os(Linux)
+    signals += [SIGSTKFLT, SIGPWR]
+    #endif
+    return signals
+}()
+
 /// Restores the terminal if a session modified it. Async-signal-safe.
 func _restoreTerminalNow() {
     guard _isTerminalModified.exchange(false, ordering: .acquiringAndReleasing) else { return }
@@ -91,13 +102,21 @@ extension TerminalSession {
         guard !_areHandlersInstalled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         atexit { _restoreTerminalNow() }
         _installAlternateSignalStack()
-        for signal in _crashSignals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = _crashHandler
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(signal, &action, _previousActions + Int(signal))
+        for signal in _otherEndingSignals {
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }  // SIG_DFL only
+            _installCrashHandler(for: signal)
         }
+        for signal in _crashSignals { _installCrashHandler(for: signal) }
+    }
+
+    /// Installs the restoring handler for `signal`, keeping the previous action.
+    private func _installCrashHandler(for signal: Int32) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = _crashHandler
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(signal, &action, _previousActions + Int(signal))
     }
 
     /// A stack for the crash handler, so a stack overflow can still restore the terminal.
@@ -115,11 +134,15 @@ extension TerminalSession {
 
 /// Restores the terminal, puts the previous action back, and lets the signal proceed:
 /// a fault re-runs the faulting instruction under the previous action when the handler
-/// returns; a signal that was sent (kill, raise, abort) is sent again.
+/// returns; a signal that was sent (kill, raise, abort), or one of the other ending
+/// signals, is raised again.
 private func _crashHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
     _restoreTerminalNow()
     _ = sigaction(signal, _previousActions + Int(signal), nil)
-    if let info, info.pointee.si_code <= 0 {
+    // A fault the kernel raised (a positive code) happens again when the instruction
+    // re-runs; anything else (sent, or an ending signal such as SIGPIPE) is raised again.
+    let isFault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE || signal == SIGTRAP
+    if !isFault || (info.map { $0.pointee.si_code <= 0 } ?? true) {
         _ = raise(signal)
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// A full-screen session on a terminal: raw mode, the alternate screen, keys, resizes,
 /// and a terminal that is always given back the way it was found.
 ///
-/// ``start(onKey:onResize:onTerminationSignal:)`` saves the terminal's attributes,
+/// ``start(onKey:onResize:onTerminationSignal:onContinue:)`` saves the terminal's attributes,
 /// switches it to raw mode (no echo, no line buffering, Ctrl-C arriving as a key),
 /// enters the alternate screen, hides the cursor and turns autowrap off. From then on
 /// the terminal is restored — attributes, screen, cursor, autowrap — by whichever
@@ -19,12 +19,19 @@ import Darwin
 /// - normal process exit (`exit()`, returning from `main`), through `atexit`;
 /// - SIGTERM, SIGINT, SIGHUP or SIGQUIT, caught with `DispatchSourceSignal`: the
 ///   handler you pass runs, and by default restores and exits with status 128 + signal;
+/// - another signal that ends the process by default (SIGUSR1, SIGPIPE, SIGALRM, …),
+///   unless the program handles it: restored, then the signal ends the process;
 /// - a crash that raises a signal — a failed precondition or force unwrap (SIGILL,
 ///   SIGTRAP), SIGSEGV, SIGBUS, SIGFPE, SIGABRT — through an async-signal-safe handler
 ///   that restores the terminal and then passes the signal on to the handler that was
 ///   installed before (the runtime's backtracer, or the default action).
 ///
 /// Only SIGKILL cannot be caught; `stty sane` or `reset` repairs the terminal then.
+///
+/// Job control works as in a shell: SIGTSTP (or ``suspend()``, which a program calls
+/// for Ctrl-Z, since raw mode delivers it as a key) gives the terminal back and stops
+/// the process; when it is continued (`fg`), the session takes the terminal again and
+/// asks for a full redraw through `onContinue`.
 ///
 /// ```swift
 /// let session = TerminalSession()
@@ -43,8 +50,11 @@ public final class TerminalSession: Sendable {
     let _sources = LockedState<[_SourceHandle]>([])
     /// The key decoder, and how many reads of input it has been fed.
     let _input = LockedState((decoder: KeyDecoder(), reads: 0))
+    /// What to do after being continued from ``suspend()``; `nil` unless started and
+    /// not restored.
+    let _afterContinue = LockedState<(@Sendable () -> Void)?>(nil)
 
-    /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:)``.
+    /// Creates a session on a pair of descriptors; nothing changes until ``start(onKey:onResize:onTerminationSignal:onContinue:)``.
     ///
     /// - Parameters:
     ///   - input: the descriptor keys are read from; standard input by default.
@@ -94,25 +104,60 @@ public final class TerminalSession: Sendable {
     ///   - onResize: called with the new size after SIGWINCH, on the same queue.
     ///   - onTerminationSignal: called with the signal number for SIGTERM, SIGINT,
     ///     SIGHUP and SIGQUIT; `nil` restores the terminal and exits with 128 + signal.
+    ///   - onContinue: called, on the session's queue, when the process is continued
+    ///     after ``suspend()`` or SIGTSTP, once the terminal is taken again: draw the whole
+    ///     screen (the terminal showed the shell meanwhile). `onResize` is called first
+    ///     with the current size.
     /// - Throws: ``TerminalError`` if the input is not a terminal or its attributes
     ///   cannot be read or set; the terminal is then unchanged.
     /// - Complexity: O(1); keys and resizes are delivered later, on the session's queue.
     public func start(
         onKey: @escaping @Sendable (Key) -> Void,
         onResize: @escaping @Sendable (TerminalSize) -> Void,
-        onTerminationSignal: (@Sendable (Int32) -> Void)? = nil
+        onTerminationSignal: (@Sendable (Int32) -> Void)? = nil,
+        onContinue: (@Sendable () -> Void)? = nil
     ) throws(TerminalError) {
         guard Self.isTerminal(inputDescriptor) else { throw .notATerminal(fileDescriptor: inputDescriptor) }
-        try _enterRawMode()
-        FileDescriptorOutput(fileDescriptor: outputDescriptor).write(
-            _ControlSequence.enterAlternateScreen + _ControlSequence.hideCursor + _ControlSequence.disableAutowrap
-                + _ControlSequence.resetStyle + _ControlSequence.eraseScreen
-        )
+        try _takeTerminal()
+        let output = outputDescriptor
+        _afterContinue.withLock {
+            $0 = {
+                if let size = TerminalSession.size(of: output) { onResize(size) }
+                onContinue?()
+            }
+        }
         _startInput(onKey: onKey)
         _startSignals(onResize: onResize, onTerminationSignal: onTerminationSignal ?? { signal in
             _restoreTerminalNow()
             exit(128 + signal)
         })
+    }
+
+    /// Raw mode, the alternate screen, no cursor, no autowrap, a clear screen.
+    func _takeTerminal() throws(TerminalError) {
+        try _enterRawMode()
+        FileDescriptorOutput(fileDescriptor: outputDescriptor).write(
+            _ControlSequence.enterAlternateScreen + _ControlSequence.hideCursor + _ControlSequence.disableAutowrap
+                + _ControlSequence.resetStyle + _ControlSequence.eraseScreen
+        )
+    }
+
+    /// Gives the terminal back and stops the process, as Ctrl-Z does outside raw mode;
+    /// returns once the process is continued (`fg`), with the terminal taken again and
+    /// `onContinue` called. Does nothing unless the session is started and not restored.
+    ///
+    /// Call it for `Key.control("z")`; SIGTSTP from elsewhere (`kill -TSTP`) does the same.
+    /// - Complexity: O(1), plus however long the process stays stopped.
+    public func suspend() {
+        guard _afterContinue.withLock({ $0 }) != nil else { return }
+        _restoreTerminalNow()
+        // Sent to this thread, which so stops before it goes on; the whole process
+        // stops with it. (Sent to the process, another thread could take it while this
+        // one takes the terminal again.)
+        raise(SIGSTOP)
+        // Continued. A `restore()` made meanwhile (by another thread) wins.
+        guard let afterContinue = _afterContinue.withLock({ $0 }), (try? _takeTerminal()) != nil else { return }
+        afterContinue()
     }
 
     /// Gives the terminal back: leaves the alternate screen, shows the cursor, turns
@@ -121,6 +166,7 @@ public final class TerminalSession: Sendable {
     ///
     /// - Complexity: O(1).
     public func restore() {
+        _afterContinue.withLock { $0 = nil }
         let sources = _sources.withLock { sources in
             defer { sources = [] }
             return sources

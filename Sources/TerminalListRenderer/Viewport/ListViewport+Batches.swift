@@ -25,6 +25,9 @@ extension ListViewport {
             "batch from version \(batch.old.version) applied to a viewport at version \(current.version)"
         )
         let positions = _BatchPositions(batch)
+        // At the very top the rows are not anchored, but a selected row that was on
+        // screen and stays where it was among the others is kept on screen.
+        let keepsSelectionInView = top == 0 && selection.map { $0 < height && !positions.isRemoved($0) } ?? false
         if let old = selection {
             selection = positions.newOffset(ofOld: old) ?? positions.replacement(forRemoved: old)
         }
@@ -40,6 +43,7 @@ extension ListViewport {
             }
         }
         snapshot = batch.new
+        if keepsSelectionInView { _revealSelection() }
     }
 
     /// Restores the invariants: a selection exists exactly when there are items, and

@@ -96,7 +96,8 @@ extension ListViewport {
     }
 
     /// Shows or hides the trailing row after the last item. A viewport that showed the
-    /// last item scrolls to show the new trailing row too.
+    /// last item scrolls to show the new trailing row too, unless that would scroll the
+    /// selected row off screen.
     ///
     /// - Parameter shown: whether the trailing row is shown.
     /// - Complexity: O(1).
@@ -104,7 +105,8 @@ extension ListViewport {
         guard shown != hasTrailingRow else { return }
         let wasAtBottom = top >= _maxTop && count > 0
         hasTrailingRow = shown
-        if shown && wasAtBottom && top + height <= count { top += 1 }
+        let keepsSelection = selection.map { $0 > top } ?? true
+        if shown && wasAtBottom && top + height <= count && keepsSelection { top += 1 }
         _clampTop()
         _checkInvariants()
     }

@@ -8,7 +8,8 @@
 ///   visible row that the batch neither removed nor moved keeps its screen position, so
 ///   rows inserted or removed *above* the viewport do not shift what the user is reading
 ///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
-///   rows appear. A viewport scrolled to the end anchors on its *last* such row
+///   rows appear; it scrolls only as far as it takes to keep a selected row that was
+///   on screen, and that the batch did not move, on screen. A viewport scrolled to the end anchors on its *last* such row
 ///   instead, so the end stays in view — a "Loading…" row stays visible while rows
 ///   change above it, and the next page arrives below the row it follows. The
 ///   selection follows its item by id when the item moves; when the item is removed,

@@ -78,6 +78,7 @@ enum LeaderboardProgram {
             // Closing the renderer first means no update lands after the terminal is restored.
             try session.start(
                 onKey: { key in
+                    if key == .control("z") { return session.suspend() }
                     if demo.handle(key) == .quit {
                         renderer.close()
                         session.restore()
@@ -89,7 +90,8 @@ enum LeaderboardProgram {
                     renderer.close()
                     session.restore()
                     exit(128 + signal)
-                }
+                },
+                onContinue: { renderer.redraw() }
             )
         } catch {
             fail("\(error)")
