@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Real-browser test of the web demo: builds and starts the server on 127.0.0.1 (free
 # port, fast live feed), loads the page in headless Chromium and checks the DOM against
-# the server's /snapshot (see browser_check.py). Installs Chromium with apt-get when it
-# is missing. Exits non-zero on any failure.
+# the server's /snapshot (see browser_check.py); then starts it again with the feed off
+# and checks the endpoints over plain HTTP: HEAD, 405, heartbeats, and browsers that
+# leave being removed (see http_check.py). Installs Chromium with apt-get when it is
+# missing. Exits non-zero on any failure.
 #
 #   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png]
 #
@@ -36,27 +38,45 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$server" --port 0 --feed-interval 40 --page-latency 100 >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-
-url=
-for _ in $(seq 1 300); do
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.out" || true)
-    [ -n "$url" ] && break
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "browser-test: the server exited:" >&2
-        cat "$work/server.err" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [ -z "$url" ]; then
+# start_server ARGS... : starts the demo on a free port; sets $server_pid and $url.
+start_server() {
+    "$server" --port 0 "$@" >"$work/server.out" 2>"$work/server.err" &
+    server_pid=$!
+    url=
+    for _ in $(seq 1 300); do
+        url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.out" || true)
+        [ -n "$url" ] && return 0
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            echo "browser-test: the server exited:" >&2
+            cat "$work/server.err" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
     echo "browser-test: the server did not print its URL within 30 s" >&2
     exit 1
-fi
+}
+
+stop_server() {
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+}
+
+start_server --feed-interval 40 --page-latency 100
 echo "browser-test: server at $url, browser $("$chromium" --version 2>/dev/null | head -n 1)"
 
 if ! timeout 300 python3 "$tests/browser_check.py" --url "$url" --chromium "$chromium" "$@"; then
+    echo "browser-test: server log:" >&2
+    tail -n 20 "$work/server.err" >&2
+    exit 1
+fi
+stop_server
+
+# The endpoints without a browser, on a quiet list with a short heartbeat.
+start_server --feed-interval 0 --heartbeat 200
+echo "browser-test: HTTP checks at $url"
+if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
     echo "browser-test: server log:" >&2
     tail -n 20 "$work/server.err" >&2
     exit 1

@@ -6,13 +6,17 @@ struct DemoOptions: Equatable {
     var feedInterval: Duration? = .milliseconds(250)
     /// Simulated time to load a page.
     var pageLatency: Duration = .milliseconds(300)
+    /// How often an idle event stream gets a comment line.
+    var heartbeat: Duration = .seconds(15)
 
     static let usage = """
-        usage: web-demo [--port N] [--feed-interval MS] [--page-latency MS]
+        usage: web-demo [--port N] [--feed-interval MS] [--page-latency MS] [--heartbeat MS]
 
           --port N            port on 127.0.0.1 (default 8080; 0 picks a free port)
           --feed-interval MS  milliseconds between live score events (default 250; 0 turns the feed off)
           --page-latency MS   simulated page load time in milliseconds (default 300)
+          --heartbeat MS      how often an idle event stream gets a comment line, so that a
+                              browser that left is noticed (default 15000)
         """
 
     /// A command line that cannot be used, and why.
@@ -42,6 +46,8 @@ struct DemoOptions: Equatable {
                 options.feedInterval = milliseconds == 0 ? nil : .milliseconds(milliseconds)
             case "--page-latency":
                 options.pageLatency = .milliseconds(try number(for: argument, in: 0 ... 60_000))
+            case "--heartbeat":
+                options.heartbeat = .milliseconds(try number(for: argument, in: 10 ... 3_600_000))
             case "-h", "--help":
                 return nil
             default:

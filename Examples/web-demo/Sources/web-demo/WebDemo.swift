@@ -34,7 +34,7 @@ enum WebDemo {
         var logger = Logger(label: "web-demo")
         logger.logLevel = .warning
         let app = Application(
-            router: DemoRoutes.router(for: leaderboard),
+            router: DemoRoutes.router(for: leaderboard, heartbeat: options.heartbeat),
             configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "web-demo"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port

@@ -4,46 +4,70 @@ import LeaderboardFixtures
 import ListPagination
 import WebListRenderer
 
-/// The HTTP endpoints:
+/// The HTTP endpoints (every `GET` answers `HEAD` too, with the same headers and no body;
+/// another method on a known path is answered 405 with `Allow`):
 ///
 /// | endpoint | answer |
 /// | --- | --- |
 /// | `GET /` | the page |
 /// | `GET /list-client.js` | the browser client module |
-/// | `GET /events` | Server-Sent Events: a snapshot message, then one batch message per change |
+/// | `GET /events` | Server-Sent Events: a snapshot message, then one batch message per change, and a comment line when idle |
 /// | `GET /snapshot` | the current snapshot message |
 /// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise) |
 /// | `POST /appear?offset=N` | row N is on screen: loads the next page when it is near the end; answers the status |
 /// | `GET /status` | version, rows, clients, pagination state, feed events |
 enum DemoRoutes {
-    static func router(for leaderboard: Leaderboard) -> Router<BasicRequestContext> {
-        let router = Router()
+    /// The methods each path answers.
+    static let methods: [String: [HTTPRequest.Method]] = [
+        "/": [.get, .head], "/list-client.js": [.get, .head], "/events": [.get, .head],
+        "/snapshot": [.get, .head], "/appear": [.post], "/status": [.get, .head],
+    ]
 
-        router.get("/") { _, _ in
+    /// - Parameters:
+    ///   - leaderboard: the list the endpoints serve.
+    ///   - heartbeat: how often `/events` writes a comment line while there is no
+    ///     message to send. A browser that went away is noticed only when a write to it
+    ///     fails (the second after it left), so this bounds how long its queue and
+    ///     socket are kept.
+    static func router(for leaderboard: Leaderboard, heartbeat: Duration) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: MethodCheck(methods: methods))
+        // GET, and HEAD answered with the GET response's status and headers.
+        func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            router.get(path, use: handler)
+            router.head(path) { request, context in
+                var response = try await handler(request, context)
+                response.body = ResponseBody()
+                return response
+            }
+        }
+
+        get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: DemoPage.html)))
         }
 
-        router.get("/list-client.js") { _, _ in
+        get("/list-client.js") { _, _ in
             guard let script = WebListClientScript.source else {
                 return plain(.internalServerError, "list-client.js is missing from the WebListRenderer resources")
             }
             return Response(status: .ok, headers: [.contentType: WebListClientScript.mediaType, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: script)))
         }
 
-        router.get("/events") { _, _ in
-            let subscription = leaderboard.hub.subscribe()
+        get("/events") { request, _ in
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
+            guard request.method == .get else { return Response(status: .ok, headers: headers) }
+            let subscription = leaderboard.hub.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 // Reconnect after a second if the stream breaks.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                for await frame in subscription {
-                    try await writer.write(ByteBuffer(string: frame.serverSentEvent))
+                try await EventStream.write(subscription, heartbeat: heartbeat) { text in
+                    try await writer.write(ByteBuffer(string: text))
                 }
                 try await writer.finish(nil)
             })
         }
 
-        router.get("/snapshot") { request, _ in
+        get("/snapshot") { request, _ in
             guard let text = request.uri.queryParameters["version"].map(String.init) else {
                 guard let frame = leaderboard.hub.snapshotFrame() else { return error(.serviceUnavailable, "the list is not ready yet") }
                 return json(frame.json)
@@ -67,7 +91,7 @@ enum DemoRoutes {
             return json(status(of: leaderboard))
         }
 
-        router.get("/status") { _, _ in
+        get("/status") { _, _ in
             json(status(of: leaderboard))
         }
 
@@ -106,5 +130,72 @@ enum DemoRoutes {
 
     static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}
+
+/// Answers 405, with `Allow`, a request whose path is known but whose method is not.
+struct MethodCheck<Context: RequestContext>: RouterMiddleware {
+    let methods: [String: [HTTPRequest.Method]]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let allowed = methods[request.uri.path], !allowed.contains(request.method) else {
+            return try await next(request, context)
+        }
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        return Response(status: .methodNotAllowed, headers: [.allow: allow, .contentType: "text/plain; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: "\(request.method) is not allowed here; use \(allow)\n")))
+    }
+}
+
+/// One client's event stream: its frames, with a comment line whenever none came for
+/// `heartbeat`.
+enum EventStream {
+    /// What the writing loop gets next.
+    private enum Item: Sendable {
+        case frame(WebListFrame)
+        case heartbeat
+    }
+
+    /// Writes `subscription`'s frames as Server-Sent Events, and `: heartbeat` lines in
+    /// between, until the subscription ends or a write fails (the client went away);
+    /// the subscription is cancelled either way.
+    ///
+    /// One frame is taken from the subscription only after the previous one is written,
+    /// so a slow client's frames wait in its hub queue, which bounds them and resets
+    /// the client when it falls too far behind.
+    static func write(
+        _ subscription: WebListSubscription, heartbeat: Duration, _ write: (String) async throws -> Void
+    ) async throws {
+        let (items, input) = AsyncStream.makeStream(of: Item.self)
+        let (demand, ask) = AsyncStream.makeStream(of: Void.self)
+        let forwarding = Task {
+            var frames = subscription.makeAsyncIterator()
+            for await _ in demand {
+                guard let frame = await frames.next() else { break }
+                input.yield(.frame(frame))
+            }
+            input.finish()
+        }
+        let beating = Task {
+            while (try? await Task.sleep(for: heartbeat)) != nil {
+                input.yield(.heartbeat)
+            }
+        }
+        defer {
+            forwarding.cancel()
+            beating.cancel()
+            ask.finish()
+            subscription.cancel()
+        }
+        ask.yield()
+        for await item in items {
+            switch item {
+            case .frame(let frame):
+                try await write(frame.serverSentEvent)
+                ask.yield()
+            case .heartbeat:
+                try await write(": heartbeat\n\n")
+            }
+        }
     }
 }
