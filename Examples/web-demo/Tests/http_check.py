@@ -83,7 +83,7 @@ def main():
     print("ok: HEAD answers like GET on every GET endpoint")
 
     # 2. A known path with another method: 405 and Allow.
-    for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("DELETE", "/snapshot", "GET, HEAD"), ("POST", "/", "GET, HEAD")]:
+    for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"), ("POST", "/", "GET, HEAD")]:
         code, headers, _ = request(base, method, path)
         if code != 405 or headers.get("allow") != allowed:
             raise CheckFailed(f"{method} {path}: {code}, Allow {headers.get('allow')!r} (expected 405, {allowed!r})")
@@ -91,7 +91,13 @@ def main():
         raise CheckFailed("an unknown path is not 404")
     print("ok: another method on a known path is 405 with Allow; an unknown path is 404")
 
-    # 3. An idle stream gets heartbeats.
+    # 3. POST /retry answers the status; with no failed load it changes nothing.
+    code, _, body = request(base, "POST", "/retry")
+    if code != 200 or json.loads(body)["pagination"] != status(base)["pagination"]:
+        raise CheckFailed(f"POST /retry: {code} {body[:200]!r}")
+    print("ok: POST /retry answers the status")
+
+    # 4. An idle stream gets heartbeats.
     watcher = open_events(base)
     received = b""
     deadline = time.monotonic() + 5
@@ -101,7 +107,7 @@ def main():
         received += watcher.recv(4096)
     print("ok: an idle /events stream gets heartbeat comment lines")
 
-    # 4. Browsers that leave are removed, although nothing changes in the list.
+    # 5. Browsers that leave are removed, although nothing changes in the list.
     before = status(base)
     if before["clients"] != 1:
         raise CheckFailed(f"expected 1 client, /status says {before['clients']}")

@@ -45,9 +45,28 @@ enum DemoPage {
           function showStatus() {
             const version = board.dataset.version ?? "–";
             status.textContent = `version ${version} · ${board.childElementCount} players · ${counts.batches} batches, ${counts.snapshots} snapshots`;
+            if (pagination === "failed") {
+              if (footer.querySelector("button") !== null) return;
+              const button = document.createElement("button");
+              button.textContent = "Try again";
+              button.addEventListener("click", retry);
+              footer.replaceChildren("Loading failed. ", button);
+              return;
+            }
             footer.textContent = pagination === "loading" ? "Loading more players…"
-              : pagination === "exhausted" ? "That is everyone."
-              : pagination === "failed" ? "Loading failed; scroll to try again." : "";
+              : pagination === "exhausted" ? "That is everyone." : "";
+          }
+
+          // A failed load is retried only when asked: scrolling does not hammer the server.
+          async function retry() {
+            try {
+              const response = await fetch("/retry", { method: "POST" });
+              if (response.ok) pagination = (await response.json()).pagination;
+            } catch {
+              // The button stays; try again.
+            } finally {
+              showStatus();
+            }
           }
 
           const connection = connectEventSource(board, "/events", {

@@ -15,12 +15,13 @@ import WebListRenderer
 /// | `GET /snapshot` | the current snapshot message |
 /// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise) |
 /// | `POST /appear?offset=N` | row N is on screen: loads the next page when it is near the end; answers the status |
+/// | `POST /retry` | loads the page that failed again (ignored unless a load failed); answers the status |
 /// | `GET /status` | version, rows, clients, pagination state, feed events |
 enum DemoRoutes {
     /// The methods each path answers.
     static let methods: [String: [HTTPRequest.Method]] = [
         "/": [.get, .head], "/list-client.js": [.get, .head], "/events": [.get, .head],
-        "/snapshot": [.get, .head], "/appear": [.post], "/status": [.get, .head],
+        "/snapshot": [.get, .head], "/appear": [.post], "/retry": [.post], "/status": [.get, .head],
     ]
 
     /// - Parameters:
@@ -88,6 +89,11 @@ enum DemoRoutes {
                 return error(.badRequest, "offset must be a row offset (an integer ≥ 0)")
             }
             leaderboard.paginator.itemDidAppear(at: offset)
+            return json(status(of: leaderboard))
+        }
+
+        router.post("/retry") { _, _ in
+            leaderboard.paginator.retry()
             return json(status(of: leaderboard))
         }
 
