@@ -72,7 +72,8 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
     public var pageSize: Int
     /// The query parameter names.
     public var parameterNames: ParameterNames
-    /// How long one request may take, from sending to the last byte of the body.
+    /// How long one request may take, from sending to the last byte of the body, in real
+    /// time (not on a paginator's injected clock).
     public var timeout: Duration
     /// Extra request headers.
     public var headers: [String: String]

@@ -22,7 +22,9 @@
 /// - ``isShowingLoadingIndicator`` turns on only when a load is still running after
 ///   ``loadingIndicatorDelay``, so fast loads never flash a loading row.
 ///
-/// All waiting is done on the injected clock; tests pass a ``ManualClock``. Every method
+/// All of the paginator's own waiting (retry delays, the loading indicator's delay) is
+/// done on the injected clock; tests pass a ``ManualClock``. A loader's waiting is its
+/// own: ``HTTPPageLoader``'s timeout runs on real time. Every method
 /// returns at once and may be called from any thread; observe progress with ``states()``
 /// or ``statuses()``. The decisions are made by a value-type state machine; this class
 /// only runs the tasks and timers it asks for.
