@@ -258,22 +258,6 @@ import Testing
     }
 }
 
-/// Holds the diff queue inside a comparator call, the first time it is called, until
-/// released.
-final class DiffQueueHold: Sendable {
-    /// Signalled when the diff queue is held.
-    let entered = DispatchSemaphore(value: 0)
-    /// Signal to let the diff queue go on.
-    let release = DispatchSemaphore(value: 0)
-    private let armed = Atomic<Bool>(true)
-
-    func holdOnce() {
-        guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        entered.signal()
-        release.wait()
-    }
-}
-
 /// Checks invariants 1 and 4 on a delivered batch.
 func expectInvariants<Item>(_ batch: ChangeBatch<Item>, context: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let oldRows = Array(batch.old), newRows = Array(batch.new)

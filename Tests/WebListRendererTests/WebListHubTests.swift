@@ -1,4 +1,3 @@
-import Dispatch
 import ListTestSupport
 import Synchronization
 import Testing
@@ -328,19 +327,6 @@ struct WebListHubTests {
         #expect(formatted.load(ordering: .relaxed) == rowCount, "version 1 formatted \(formatted.load(ordering: .relaxed) / rowCount) times")
         _ = hub.snapshotFrame()
         #expect(formatted.load(ordering: .relaxed) == rowCount)
-    }
-
-    /// Holds the diff queue once, inside a comparator call, until released.
-    final class DiffQueueHold: Sendable {
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        private let armed = Atomic<Bool>(true)
-
-        func holdOnce() {
-            guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            entered.signal()
-            release.wait()
-        }
     }
 
     @Test func aClientStaysConsistentWhenAnIDChangesSpellingWithoutABatchStep() async {
