@@ -92,9 +92,7 @@ extension ListDataSource {
             let (box, isNew) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
             return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none)
         }
-        if action == .scheduleDrain {
-            _diffQueue.async { self._drain() }
-        }
+        _scheduleDrain(if: action)
         return token
     }
 

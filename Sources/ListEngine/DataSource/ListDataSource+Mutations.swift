@@ -64,7 +64,11 @@ extension ListDataSource {
     }
 
     @inlinable func _submit(_ command: _Command<Item>) {
-        let action = _shared.withLock { $0.pipeline.submit(command) }
+        _scheduleDrain(if: _shared.withLock { $0.pipeline.submit(command) })
+    }
+
+    /// Schedules a drain on the diff queue when a submission asked for one.
+    @inlinable func _scheduleDrain(if action: _MutationPipeline<Item>.SubmitAction) {
         if action == .scheduleDrain {
             _diffQueue.async { self._drain() }
         }

@@ -9,8 +9,8 @@
 ///   rows inserted or removed *above* the viewport do not shift what the user is reading
 ///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
 ///   rows appear; it scrolls only as far as it takes to keep a selected row that was
-///   on screen, and that the batch did not move, on screen. A viewport scrolled to the end anchors on its *last* such row
-///   instead, so the end stays in view — a "Loading…" row stays visible while rows
+///   on screen, and that the batch did not move, on screen. A viewport scrolled to the
+///   end anchors on its *last* such row instead, so the end stays in view — a "Loading…" row stays visible while rows
 ///   change above it, and the next page arrives below the row it follows. The
 ///   selection follows its item by id when the item moves; when the item is removed,
 ///   the selection goes to the row that took its place (the next surviving row, or the

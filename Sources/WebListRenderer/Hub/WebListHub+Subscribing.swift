@@ -42,7 +42,7 @@ extension WebListHub {
         }
         switch entry {
         case .frame(let frame): return frame
-        case .snapshot(let snapshot): return _frame(for: snapshot)
+        case .snapshot(let snapshot): return snapshot.snapshotFrame(format: format)
         case nil: return nil
         }
     }

@@ -116,7 +116,7 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     /// - Complexity: O(*n*) rows formatted, once per version.
     public func snapshotFrame() -> WebListFrame? {
         guard let current = _state.withLock({ $0.current }) else { return nil }
-        return _frame(for: current)
+        return current.snapshotFrame(format: format)
     }
 
     /// Ends every subscription; later subscriptions end at once. Detach the hub from its
@@ -131,11 +131,5 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
             return waiters
         }
         for waiter in waiters { waiter.resume(returning: nil) }
-    }
-
-    /// The frame of a snapshot, formatted at most once per version: every client queue
-    /// that holds a version holds the same `_WireSnapshot`, which keeps its frame.
-    func _frame(for snapshot: _WireSnapshot<Item>) -> WebListFrame {
-        snapshot.snapshotFrame(format: format)
     }
 }

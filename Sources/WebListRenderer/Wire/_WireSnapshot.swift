@@ -44,8 +44,7 @@ struct _WireSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     ///
     /// - Complexity: O(1) when the last snapshot sent is `batch.old` (always, within one
     ///   list), or the versions differ; O(*n*) to compare the rows otherwise (after a move
-    ///   to another list with the same version, or after a change that left a list's rows
-    ///   as they were under a new order).
+    ///   to another list with the same version).
     static func following(_ last: Self?, with batch: ChangeBatch<Item>) -> (latest: Self, next: Next) {
         if let last, last.snapshot.version == batch.old.version,
            last.snapshot.isIdentical(to: batch.old) || last.snapshot.elementsEqual(batch.old) {
@@ -73,7 +72,9 @@ struct _WireSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
         format.snapshotMessage(for: snapshot).shiftingVersions(by: versionOffset)
     }
 
-    /// The `snapshot` frame of this snapshot, formatted by the first caller only.
+    /// The `snapshot` frame of this snapshot, formatted by the first caller only: every
+    /// client queue that holds this version holds a copy of this value, so a hub formats
+    /// each version once, however many clients read it.
     ///
     /// - Complexity: O(*n*) rows formatted the first time, O(1) afterwards.
     func snapshotFrame(format: WebListFormat<Item>) -> WebListFrame {
