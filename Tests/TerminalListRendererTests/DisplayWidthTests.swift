@@ -8,6 +8,10 @@ import Testing
         ("🦊", 2), ("👩‍💻", 2), ("🇸🇪", 2), ("❤️", 2), ("1️⃣", 2), ("👍🏽", 2),
         ("☺", 1), ("⌚︎", 1), ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0),
         ("\u{1B}", 0), ("\u{9B}", 0), ("\u{AD}", 1), ("…", 1), ("·", 1),
+        // Marks inside East Asian wide blocks take no column, as terminals give them none.
+        ("\u{3099}", 0), ("\u{302A}", 0), ("\u{16FE4}", 0), ("カ\u{3099}", 2),
+        // A prepending mark is measured by the character it prepends to.
+        ("\u{0600}1", 1), ("\u{0600}", 0), ("\u{0D4E}", 1),
     ] as [(String, Int)])
     func widthOfOneCharacter(text: String, expected: Int) {
         let character = try! #require(text.count == 1 ? text.first : nil)

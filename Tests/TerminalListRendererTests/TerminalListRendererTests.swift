@@ -162,6 +162,31 @@ import Testing
         #expect(screen.text(ofRow: 0).hasPrefix("^[]0;pwned^G\\u{9B}2J"))
     }
 
+    @Test func aRowEndingInAPrependingMarkIsRedrawnExactly() async {
+        // U+0D4E joins the character after it into its cluster. Written unescaped at the
+        // end of a row, it swallowed the padding after it, so a shorter row left a stale
+        // cell behind and a selected row lost its last highlighted column.
+        let size = TerminalSize(rows: 3, columns: 10)
+        let source = RecordedSource([TestRow(id: 1, key: 0), TestRow(id: 2, key: 1)])
+        let output = OutputBuffer()
+        let renderer = TerminalListRenderer<TestRow>(size: size, mode: .ansi(colors: false), output: output) { row, _ in
+            StyledText(row.payload == 0 ? "abcdefgh" : "x\u{0D4E}")
+        }
+        var screen = VirtualScreen(rows: size.rows, columns: size.columns)
+        for batch in await source.batches() { renderer.render(batch) }
+        screen.feed(output.take())
+        source.source.add([TestRow(id: 1, key: 0, payload: 1), TestRow(id: 2, key: 1, payload: 1)])
+        for batch in await source.batches() { renderer.render(batch) }
+        screen.feed(output.take())
+        renderer.redraw()
+        var full = VirtualScreen(rows: size.rows, columns: size.columns)
+        full.feed(output.take())
+        #expect(screen.anomalies.isEmpty && full.anomalies.isEmpty, "\(screen.anomalies) \(full.anomalies)")
+        #expect(screen.cells == full.cells)
+        #expect(screen.text(ofRow: 1) == "x\\u{D4E}")
+        #expect(screen.cells[0][9].style.isReversed, "the selected row is highlighted to its last column")
+    }
+
     @Test func noColorModeWritesNoColourCodes() async {
         let source = RecordedSource(rows(5))
         let output = OutputBuffer()

@@ -70,6 +70,22 @@ import Testing
         #expect(leading.map(\.text) == ["\u{25CC}\u{301}", "x"])
     }
 
+    @Test func prependingMarksAtTheEndAreEscapedSoTheyCannotJoinWhatFollows() {
+        // U+0600 and U+0D4E join the character after them into one cluster: left at the
+        // end of a text, they would swallow the padding or the next update's first cell.
+        #expect(_LineLayout.cells(for: "x\u{0D4E}", columns: 12).map(\.text) == Array("x\\u{D4E}").map(String.init))
+        #expect(_LineLayout.cells(for: "x\u{0600}\u{0601}", columns: 20).map(\.text) == Array("x\\u{600}\\u{601}").map(String.init))
+        // Inside a text they join the next character, as every reading of the line does.
+        #expect(_LineLayout.cells(for: "\u{0600}1 ", columns: 12).map(\.text) == ["\u{0600}1", " "])
+        for text in ["x\u{0D4E}", "a\u{0600}", "\u{110BD}", "王\u{111C2}"] {
+            let cells = _LineLayout.line(StyledText(text), columns: 12, colors: false)
+            #expect(cells.count == 12)
+            // The line, written out and read back, splits into the same cells.
+            let written = cells.filter { !$0.isContinuation }.map(\.text).joined()
+            #expect(written.count == cells.filter { !$0.isContinuation }.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test func clustersAcrossSpansBecomeOneCellInTheFirstStyle() {
         let bold = TextStyle(isBold: true)
         let text = StyledText("🇸", style: bold) + StyledText("🇪x")

@@ -8,8 +8,11 @@ enum _LineLayout {
     /// first scalar; the text of a line, read back from any cell boundary, splits into
     /// the same cells. A zero-width cluster joins the cell before it, as a terminal
     /// attaches it to the previous character; at the start of a line it is shown on a
-    /// dotted circle (U+25CC). When the text does not fit, it is cut at a cell boundary
-    /// and `ellipsis` takes the last columns.
+    /// dotted circle (U+25CC). Prepending marks at the very end of the text (Unicode's
+    /// `Prepend` class, such as U+0600 or U+0D4E), which would join whatever is written
+    /// after them — padding, an ellipsis, the next update's cells — into their cluster,
+    /// are shown escaped, as `\u{600}`. When the text does not fit, it is cut at a cell
+    /// boundary and `ellipsis` takes the last columns.
     /// - Complexity: O(*n*) for *n* scalars of text.
     static func cells(for text: StyledText, columns: Int, ellipsis: String = "…", colors: Bool = true) -> [ScreenCell] {
         var joined = ""
@@ -21,6 +24,7 @@ enum _LineLayout {
             scalarCount += escaped.unicodeScalars.count
             joined += escaped
         }
+        joined = _escapingTrailingPrepends(joined)
 
         var cells: [ScreenCell] = []
         cells.reserveCapacity(columns)
@@ -57,6 +61,25 @@ enum _LineLayout {
             if cells.count + marker.count <= columns { cells += marker }
         }
         return cells
+    }
+
+    /// `text` with the scalars at its end that would join a following character into
+    /// their grapheme cluster (a space after them stays in the same `Character`) shown
+    /// escaped. Only the `Prepend` class does that; inside the text it joins the
+    /// character after it, which every reading splits alike.
+    /// - Complexity: O(*p*) for *p* such scalars at the end.
+    static func _escapingTrailingPrepends(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex {
+            let last = scalars.index(before: end)
+            guard DisplayWidth._isPrepend(scalars[last]) else { break }
+            end = last
+        }
+        guard end < scalars.endIndex else { return text }
+        var result = String(scalars[..<end])
+        for scalar in scalars[end...] { result += TerminalText._escape(scalar) }
+        return result
     }
 
     /// `cells` padded with `fill` to exactly `columns` cells (or cut to it).

@@ -12,11 +12,16 @@
 /// 1. A cluster holding U+FE0F (emoji presentation selector) after an emoji scalar: 2.
 /// 2. `Emoji_Presentation` (`Unicode.Scalar.Properties.isEmojiPresentation`): 2,
 ///    unless U+FE0E (text presentation selector) follows: 1.
-/// 3. East Asian Width `W` or `F` (the ranges of Unicode's `EastAsianWidth.txt`, which
+/// 3. Nonspacing and enclosing marks, format characters (except the soft hyphen),
+///    Hangul medial and final jamo, and control characters: 0 — also the few marks
+///    that `EastAsianWidth.txt` lists as wide, such as U+3099 (combining voiced sound
+///    mark), which terminals give no column.
+/// 4. East Asian Width `W` or `F` (the ranges of Unicode's `EastAsianWidth.txt`, which
 ///    the standard library does not expose): 2.
-/// 4. Nonspacing and enclosing marks, format characters (except the soft hyphen),
-///    Hangul medial and final jamo, and control characters: 0.
 /// 5. Everything else: 1.
+///
+/// Prepending marks at the start of a cluster (Unicode's `Prepend` class, such as
+/// U+0600 ARABIC NUMBER SIGN) are skipped: the rules read the scalar they prepend to.
 ///
 /// ```swift
 /// DisplayWidth.of("Kai 🦊")   // 6
@@ -34,11 +39,15 @@ public enum DisplayWidth {
     /// - Complexity: O(*s*) for *s* scalars in the cluster, plus O(log *r*) for the
     ///   table of *r* wide ranges.
     public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F && scalars.count == 1 {
-            return first.value < 0x20 ? 0 : 1
+        let all = character.unicodeScalars
+        guard let lead = all.first else { return 0 }
+        if lead.value < 0x7F && all.count == 1 {
+            return lead.value < 0x20 ? 0 : 1
         }
+        // Prepending marks (Unicode's `Prepend` class, such as U+0600 before digits)
+        // belong to the character after them, which decides the width.
+        let scalars = all.count > 1 && _isPrepend(lead) ? all.drop(while: _isPrepend) : all[...]
+        let first = scalars.first ?? lead
         let properties = first.properties
         if scalars.count > 1 {
             var hasEmojiSelector = false, hasTextSelector = false
@@ -50,8 +59,8 @@ public enum DisplayWidth {
             if hasTextSelector && properties.isEmoji && !_isEastAsianWide(first.value) { return 1 }
         }
         if properties.isEmojiPresentation { return 2 }
-        if _isEastAsianWide(first.value) { return 2 }
         if _isZeroWidth(first) { return 0 }
+        if _isEastAsianWide(first.value) { return 2 }
         return 1
     }
 
@@ -91,6 +100,12 @@ public enum DisplayWidth {
             }
         }
         return false
+    }
+
+    /// Whether `scalar` joins the character after it into its grapheme cluster, as
+    /// only the `Prepend` class does (the standard library does not expose the class).
+    static func _isPrepend(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x600 && (String(scalar) + " ").count == 1
     }
 
     static func _isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
