@@ -73,16 +73,15 @@ final class BatchObserver: ListRenderer {
     ///   would take as long as the wait. Zero, the default, sleeps at once.
     @discardableResult
     func wait(until condition: @escaping @Sendable (ListSnapshot<Row>) -> Bool, spinning: Duration = .zero) -> ListSnapshot<Row> {
-        if spinning > .zero {
-            let deadline = uptimeNanoseconds(after: spinning)
-            var seen = -1
-            while DispatchTime.now().uptimeNanoseconds < deadline {
-                let delivered = deliveries.load(ordering: .acquiring)
-                guard delivered != seen else { continue }
-                seen = delivered
-                if let latest = state.withLock({ $0.latest }), condition(latest) { return latest }
-            }
+        var seen = -1, found: ListSnapshot<Row>? = nil
+        let watched = watch(for: spinning) {
+            let delivered = deliveries.load(ordering: .acquiring)
+            guard delivered != seen else { return false }
+            seen = delivered
+            found = state.withLock { $0.latest }.flatMap { condition($0) ? $0 : nil }
+            return found != nil
         }
+        if watched, let found { return found }
         let semaphore = DispatchSemaphore(value: 0)
         let satisfied = state.withLock { state -> ListSnapshot<Row>? in
             if let latest = state.latest, condition(latest) { return latest }
@@ -140,8 +139,13 @@ extension ListSnapshot where Item == Row {
     }
 }
 
-/// The uptime, in nanoseconds, when `duration` will have passed from now.
-func uptimeNanoseconds(after duration: Duration) -> UInt64 {
+/// Checks `isDone` on this thread, without sleeping, until it returns `true` or
+/// `duration` has passed; returns whether it did. A zero duration checks nothing.
+func watch(for duration: Duration, until isDone: () -> Bool) -> Bool {
     let (seconds, attoseconds) = duration.components
-    return DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    while DispatchTime.now().uptimeNanoseconds < deadline {
+        if isDone() { return true }
+    }
+    return false
 }

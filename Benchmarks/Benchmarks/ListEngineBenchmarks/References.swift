@@ -100,11 +100,7 @@ final class HandOffArrival: Sendable {
 
     /// Returns once `arrive()` has been called, watching for it for `spinning` first.
     func wait(spinning: Duration) {
-        let deadline = uptimeNanoseconds(after: spinning)
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            if arrived.load(ordering: .acquiring) { return }
-        }
-        semaphore.wait()
+        if !watch(for: spinning, until: { arrived.load(ordering: .acquiring) }) { semaphore.wait() }
     }
 }
 
