@@ -3,7 +3,7 @@ import ListEngine
 import ListTestSupport
 import Testing
 
-@Suite struct BadInputTests {
+@Suite(.cpuBound) struct BadInputTests {
     typealias Row = DataSourceItem<Int>
 
     @Test("NaN, infinite and signed-zero indices sort totally and never crash")

@@ -6,7 +6,7 @@ import Testing
 /// both snapshots (many touched) — and `_compute` picks one by size. Both must give the
 /// same deletions, insertions and reloads and the same minimal number of moves, moving
 /// only touched rows, whatever the sizes.
-@Suite struct BatchComputingTests {
+@Suite(.cpuBound) struct BatchComputingTests {
     func storage(_ rows: [TestRow]) -> _ListStorage<TestRow> {
         var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
         for row in rows { storage.add(row) }

@@ -3,7 +3,7 @@ import ListTestSupport
 import Testing
 
 /// The sequential edit script, on hand-made cases and on many random batches.
-@Suite struct ChangeBatchStepsTests {
+@Suite(.cpuBound) struct ChangeBatchStepsTests {
     @Test("steps on a batch with every kind of change")
     func mixedBatch() async {
         let source = ListDataSource<TestRow>((0..<8).map { TestRow(id: $0, key: $0 * 10) })

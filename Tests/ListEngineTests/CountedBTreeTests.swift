@@ -1,3 +1,4 @@
+import ListTestSupport
 import Testing
 @testable import ListEngine
 
@@ -232,7 +233,7 @@ private func runScenario(seed: UInt64) -> Bool {
     return true
 }
 
-@Suite("CountedBTree")
+@Suite("CountedBTree", .cpuBound)
 struct CountedBTreeTests {
     /// 2,000 seeds, split in chunks so that they run in parallel.
     @Test("Random operations match an array", arguments: 0 ..< 8)

@@ -4,7 +4,7 @@ import Testing
 
 /// The id index: lookups after bulk builds (radix-sorted hashes), single updates and
 /// removals, and merges.
-@Suite struct IDIndexTests {
+@Suite(.cpuBound) struct IDIndexTests {
     @Test("every id is found after a bulk build, and a repeated id is refused", arguments: [3, 4_000, 30_000])
     func bulkBuild(count: Int) {
         let items = (0..<count).map { TestRow(id: $0 * 7, key: $0 % 5) }

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Random mutation sequences, checked batch by batch against the slow oracle.
-@Suite struct ListDataSourcePropertyTests {
+@Suite(.cpuBound) struct ListDataSourcePropertyTests {
     static let seedCount: UInt64 = 2_000
 
     /// One random call, applied to both the engine and the oracle.

@@ -5,7 +5,7 @@ import Testing
 /// The whole-list paths of the storage (bulk build, merged insertion, `replaceAll`),
 /// at sizes that take them — parallel halves, radix-sorted id hashes, merges — checked
 /// against the one-at-a-time meaning computed the slow way.
-@Suite struct ListStorageBulkTests {
+@Suite(.cpuBound) struct ListStorageBulkTests {
     /// Rows in the order that inserting new ids one at a time at their upper bounds gives.
     static func oneAtATime(_ items: [TestRow], into rows: [TestRow] = []) -> [TestRow] {
         var rows = rows

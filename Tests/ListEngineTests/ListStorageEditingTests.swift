@@ -6,7 +6,7 @@ import Testing
 /// over the rows. Checked against the same calls applied one at a time, on trees with
 /// small nodes so that every leaf split, merge and level change happens, and checked that
 /// the batch built from its records is the one found by searching both snapshots.
-@Suite struct ListStorageEditingTests {
+@Suite(.cpuBound) struct ListStorageEditingTests {
     /// Storage holding `items` (distinct ids) in nodes of the given capacities.
     static func storage(_ items: [TestRow], fanout: Int, comparator: @escaping @Sendable (TestRow, TestRow) -> Bool = { $0 < $1 }) -> _ListStorage<TestRow> {
         var sequential = _ListStorage<TestRow>(comparator: comparator)

@@ -5,7 +5,7 @@ import Testing
 /// After any sequence of batches, scrolling, selection moves, status changes and
 /// resizes, the screen built by applying the renderer's incremental updates equals a
 /// fresh full render of the latest snapshot.
-@Suite struct IncrementalRedrawPropertyTests {
+@Suite(.cpuBound) struct IncrementalRedrawPropertyTests {
     @Test func incrementalUpdatesEqualAFullRedraw() async {
         for seed in UInt64(1)...500 {
             // Stop at the first failing seed: its report is the one to read.

@@ -2,7 +2,7 @@ import ListTestSupport
 import Testing
 @testable import TerminalListRenderer
 
-@Suite struct ListViewportTests {
+@Suite(.cpuBound) struct ListViewportTests {
     /// Rows with keys 0, 10, 20, … and ids equal to their offsets.
     private func tens(_ count: Int) -> [TestRow] {
         (0..<count).map { TestRow(id: $0, key: $0 * 10) }
