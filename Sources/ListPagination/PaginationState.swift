@@ -34,7 +34,9 @@ public struct PaginationStatus: Sendable, Hashable {
     /// Pages applied since the list was last reset or refreshed (a refresh counts its
     /// first page).
     public var loadedPages: Int
-    /// Failed attempts at the current page, including automatic retries; 0 after a success.
+    /// Failed attempts in the current series at the current page, including automatic
+    /// retries. 0 after a success. A ``Paginator/retry()`` from ``PaginationState/failed(_:)``
+    /// starts a new series at 0; one during a backoff delay continues the series.
     public var failedAttempts: Int
 
     /// Creates a status value.
