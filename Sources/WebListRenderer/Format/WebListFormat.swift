@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a list's items become wire rows: an id string and content HTML per item.
 ///
 /// Both ``WebListRenderer`` and ``WebListHub`` turn batches and snapshots into messages
@@ -106,11 +104,18 @@ extension WebListFormat where Item.ID == String {
     /// `id` in Unicode normalization form C: the same string for every spelling that
     /// `==` calls equal.
     ///
+    /// The normalization is the standard library's own, the one `==` compares by, so it
+    /// knows the same Unicode version. Foundation's normalization can use older tables
+    /// and leave apart spellings that `==` joins, such as the compositions and mark
+    /// classes of Unicode 16.
+    ///
     /// - Parameter id: an item id.
     /// - Returns: its NFC form; `id` itself when it is ASCII.
     /// - Complexity: O(*l*) for an id of *l* bytes.
     public static func normalizedWireID(_ id: String) -> String {
         if id.utf8.allSatisfy({ $0 < 0x80 }) { return id }
-        return id.precomposedStringWithCanonicalMapping
+        // `_nfcCodeUnits` is public standard-library API; the underscore marks it as
+        // not yet given a final name.
+        return String(decoding: id._nfcCodeUnits, as: UTF8.self)
     }
 }
