@@ -51,6 +51,28 @@ import Testing
         #expect(index._merging(index) == nil, "an index shares every id with itself")
     }
 
+    @Test("items equal to stored ones are swapped for the stored ones, with colliding hashes", arguments: [3, 600, 5_000])
+    func keepingStoredEqualItems(count: Int) {
+        var rng = SplitMix64(seed: UInt64(count))
+        let stored = (0..<count).map { CollidingSpelledRow(id: CollidingID(value: $0), payload: $0 % 3, spelling: "old") }
+        guard let index = _IDIndex(distinctItems: stored.shuffled(using: &rng)) else {
+            Issue.record("distinct colliding ids refused")
+            return
+        }
+        // Equal items, changed items and absent ids, in random order.
+        let items = (0..<count).map { _ in
+            let id = rng.int(in: 0..<count + count / 2 + 1)
+            return CollidingSpelledRow(id: CollidingID(value: id), payload: rng.chance(0.7) ? id % 3 : 5, spelling: "new")
+        }
+        let kept = index._keepingStoredEqualItems(items)
+        #expect(kept.count == items.count)
+        for (item, result) in zip(items, kept) {
+            let expected = index[item.id] == item ? "old" : "new"
+            #expect(result == item && result.spelling == expected, "id \(item.id.value), payload \(item.payload)")
+        }
+        #expect(_IDIndex<CollidingSpelledRow>()._keepingStoredEqualItems(items).map(\.spelling) == items.map(\.spelling))
+    }
+
     @Test("ids whose hashes collide are kept apart", arguments: [2, 4_500])
     func hashCollisions(count: Int) {
         // Ids fall into 7 hash classes, so every lookup walks a run of equal hashes.
@@ -92,6 +114,20 @@ import Testing
 }
 
 /// An id whose hash depends only on `value % 7`.
+/// A row whose ids collide in 7 hash classes and whose `==` ignores `spelling`.
+private struct CollidingSpelledRow: DataSourceComparable, Hashable {
+    var id: CollidingID
+    var payload: Int
+    var spelling: String
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id && lhs.payload == rhs.payload }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(payload)
+    }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.id.value < rhs.id.value }
+}
+
 private struct CollidingID: Hashable, Sendable {
     var value: Int
 

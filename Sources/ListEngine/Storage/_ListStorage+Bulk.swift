@@ -192,9 +192,14 @@ extension _ListStorage {
     /// unique sorted arrangement, built at once; otherwise the items are applied one
     /// at a time.
     ///
+    /// An item equal to the one stored under its id changes nothing, so the stored item
+    /// stays, even where it differs in what `==` ignores.
+    ///
     /// - Complexity: O(*k* log *k*) comparisons for *k* items (O(*k*) when they arrive in
-    ///   row order) and O(*k*) hashes; O(*n* + *k* log *n*) on the one-at-a-time path.
+    ///   row order), O(*k*) hashes and O(*n* + *k*) integer comparisons for *n* rows;
+    ///   O(*n* + *k* log *n*) on the one-at-a-time path.
     @inlinable mutating func replaceAll(with items: [Item]) {
+        let items = ids._keepingStoredEqualItems(items)
         if let built = Self._build(items, comparator: areInIncreasingOrder), built.isStrictlyIncreasing {
             self = built.storage
             return

@@ -228,7 +228,13 @@ extension _ListStorage {
             output.append(contentsOf: leaf, cursor ..< position)
             cursor = position
             if isFound { cursor += 1 }
-            if let item = newItems[edit] { output.append(_IDEntry(hash: hashes[edit], item: item)) }
+            guard let item = newItems[edit] else { continue }
+            if isFound && !isRewritten[edit] && leaf[position].item == item {
+                // An equal item changes nothing: the stored one stays, as it does in the rows.
+                output.append(leaf[position])
+            } else {
+                output.append(_IDEntry(hash: hashes[edit], item: item))
+            }
         }
         output.append(contentsOf: leaf, cursor ..< leaf.count)
         return true

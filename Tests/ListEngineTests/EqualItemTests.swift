@@ -1,0 +1,112 @@
+import ListEngine
+import ListTestSupport
+import Testing
+
+/// DESIGN §3: "If present and the item is equal, nothing." An item that is `==` to the
+/// stored one must leave the stored one in place, even when the two differ in what
+/// `==` ignores (text spelled in another normalization form, say), on every path: one
+/// call at a time, the one-pass bulk edit, and both `replaceAll` paths.
+@Suite struct EqualItemTests {
+    /// A row whose `==` and hash ignore `spelling`; renderers would still show it.
+    struct Row: Hashable, DataSourceComparable, CustomStringConvertible {
+        var id: Int
+        var key: Int
+        var spelling: String
+
+        static func == (lhs: Row, rhs: Row) -> Bool { lhs.id == rhs.id && lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(key)
+        }
+        static func < (lhs: Row, rhs: Row) -> Bool { lhs.key < rhs.key }
+        var description: String { "#\(id)(\(key) \(spelling))" }
+    }
+
+    /// `count` rows with distinct keys (`10 * id`), spelled "old".
+    static func rows(_ count: Int) -> [Row] {
+        (0 ..< count).map { Row(id: $0, key: $0 * 10, spelling: "old") }
+    }
+
+    /// Checks that every row of `snapshot` named in `ids` is still spelled "old", read
+    /// both by id and by position.
+    static func expectStoredSpellings(_ snapshot: ListSnapshot<Row>, _ ids: some Sequence<Int>, _ path: Comment) {
+        for id in ids {
+            #expect(snapshot[id: id]?.spelling == "old", "\(path): snapshot[id: \(id)]")
+            if let position = snapshot.index(of: id) {
+                #expect(snapshot[position].spelling == "old", "\(path): row \(id) at \(position)")
+            } else {
+                Issue.record("\(path): row \(id) is missing")
+            }
+        }
+    }
+
+    @Test("one equal item in a call: the stored item stays and no batch is sent")
+    func oneEqualItem() async {
+        let source = ListDataSource<Row>(Self.rows(50))
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        source.add(Row(id: 7, key: 70, spelling: "new"))
+        let snapshot = await source.flush()
+        #expect(recorder.take().isEmpty)
+        Self.expectStoredSpellings(snapshot, [7], "add")
+    }
+
+    @Test("equal items among changes in a call large enough for one pass: the stored items stay, without reloads")
+    func equalItemsInABulkEdit() async {
+        let source = ListDataSource<Row>(Self.rows(2_000))
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        // 40 equal items, respelled, and 40 new ones: enough named ids for the bulk edit.
+        let equal = (0 ..< 40).map { Row(id: $0 * 50, key: $0 * 500, spelling: "new") }
+        let fresh = (0 ..< 40).map { Row(id: 10_000 + $0, key: $0 * 500 + 5, spelling: "new") }
+        source.add(equal + fresh)
+        let snapshot = await source.flush()
+        let batches = recorder.take()
+        #expect(batches.count == 1)
+        #expect(batches.first?.insertions.count == 40)
+        #expect(batches.first?.reloads.isEmpty == true)
+        Self.expectStoredSpellings(snapshot, equal.map(\.id), "bulk add")
+    }
+
+    @Test("replaceAll keeping equal items, without ties and with them: the stored items stay, without reloads",
+          arguments: [false, true])
+    func equalItemsInReplaceAll(withTies: Bool) async {
+        let source = ListDataSource<Row>(Self.rows(300))
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        // Keep every other row, respelled; add new ones (tying with a kept row, or not).
+        let kept = (0 ..< 150).map { Row(id: $0 * 2, key: $0 * 20, spelling: "new") }
+        let fresh = (0 ..< 20).map { Row(id: 1_000 + $0, key: $0 * 20 + (withTies ? 0 : 5), spelling: "new") }
+        source.replaceAll(with: kept + fresh)
+        let snapshot = await source.flush()
+        let batches = recorder.take()
+        #expect(batches.count == 1)
+        #expect(batches.first?.deletions.count == 150)
+        #expect(batches.first?.insertions.count == 20)
+        #expect(batches.first?.reloads.isEmpty == true)
+        Self.expectStoredSpellings(snapshot, kept.map(\.id), "replaceAll")
+    }
+
+    @Test("replaceAll with only equal items changes nothing, now or in the next batch")
+    func replaceAllWithOnlyEqualItems() async {
+        let source = ListDataSource<Row>(Self.rows(100))
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        source.replaceAll(with: Self.rows(100).map { Row(id: $0.id, key: $0.key, spelling: "new") })
+        _ = await source.flush()
+        #expect(recorder.take().isEmpty)
+        source.add(Row(id: 500, key: 5_000, spelling: "new"))
+        let snapshot = await source.flush()
+        let batches = recorder.take()
+        #expect(batches.count == 1 && batches.first?.insertions.count == 1 && batches.first?.reloads.isEmpty == true)
+        Self.expectStoredSpellings(snapshot, 0 ..< 100, "replaceAll, then add")
+    }
+}
