@@ -93,6 +93,28 @@ import Testing
         Self.expectStoredSpellings(snapshot, kept.map(\.id), "replaceAll")
     }
 
+    /// A row sorted by the very text that its `==` ignores.
+    struct SortedBySpelling: Hashable, DataSourceComparable {
+        var id: Int
+        var spelling: String
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.spelling < rhs.spelling }
+    }
+
+    @Test("replaceAll whose equal items would sort elsewhere than the stored ones keeps the stored ones where they are")
+    func equalItemsThatSortElsewhere() async {
+        let source = ListDataSource<SortedBySpelling>([.init(id: 1, spelling: "b"), .init(id: 2, spelling: "d"), .init(id: 3, spelling: "f")])
+        // In the new spellings the items sort strictly (a, c, c2, e); with the stored
+        // spellings put back they do not, and one at a time only id 4 is inserted.
+        source.replaceAll(with: [.init(id: 1, spelling: "e"), .init(id: 2, spelling: "a"), .init(id: 3, spelling: "c"), .init(id: 4, spelling: "c2")])
+        let snapshot = await source.flush()
+        #expect(snapshot.map(\.id) == [1, 4, 2, 3])
+        #expect(snapshot.map(\.spelling) == ["b", "c2", "d", "f"])
+        #expect(snapshot[id: 2]?.spelling == "d")
+    }
+
     @Test("replaceAll with only equal items changes nothing, now or in the next batch")
     func replaceAllWithOnlyEqualItems() async {
         let source = ListDataSource<Row>(Self.rows(100))

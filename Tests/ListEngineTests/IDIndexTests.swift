@@ -51,26 +51,37 @@ import Testing
         #expect(index._merging(index) == nil, "an index shares every id with itself")
     }
 
-    @Test("items equal to stored ones are swapped for the stored ones, with colliding hashes", arguments: [3, 600, 5_000])
-    func keepingStoredEqualItems(count: Int) {
+    @Test("a build that keeps stored items takes each one that equals its new item, with colliding hashes", arguments: [3, 600, 5_000])
+    func buildKeepingStoredEqualItems(count: Int) {
         var rng = SplitMix64(seed: UInt64(count))
         let stored = (0..<count).map { CollidingSpelledRow(id: CollidingID(value: $0), payload: $0 % 3, spelling: "old") }
-        guard let index = _IDIndex(distinctItems: stored.shuffled(using: &rng)) else {
+        guard let storedIndex = _IDIndex(distinctItems: stored.shuffled(using: &rng)) else {
             Issue.record("distinct colliding ids refused")
             return
         }
         // Equal items, changed items and absent ids, in random order.
-        let items = (0..<count).map { _ in
-            let id = rng.int(in: 0..<count + count / 2 + 1)
-            return CollidingSpelledRow(id: CollidingID(value: id), payload: rng.chance(0.7) ? id % 3 : 5, spelling: "new")
+        let ids = Array((0..<count + count / 2 + 1).shuffled(using: &rng).prefix(count))
+        let items = ids.map { id in
+            CollidingSpelledRow(id: CollidingID(value: id), payload: rng.chance(0.7) ? id % 3 : 5, spelling: "new")
         }
-        let kept = index._keepingStoredEqualItems(items)
-        #expect(kept.count == items.count)
-        for (item, result) in zip(items, kept) {
-            let expected = index[item.id] == item ? "old" : "new"
-            #expect(result == item && result.spelling == expected, "id \(item.id.value), payload \(item.payload)")
+        var kept: [(index: Int, item: CollidingSpelledRow)] = []
+        guard let index = _IDIndex(distinctItems: items, keepingEqualItemsOf: storedIndex, kept: &kept) else {
+            Issue.record("distinct colliding ids refused")
+            return
         }
-        #expect(_IDIndex<CollidingSpelledRow>()._keepingStoredEqualItems(items).map(\.spelling) == items.map(\.spelling))
+        #expect(index.count == items.count)
+        let equal = items.indices.filter { storedIndex[items[$0].id] == items[$0] }
+        #expect(kept.map(\.index).sorted() == equal)
+        #expect(kept.allSatisfy { $0.item.spelling == "old" && $0.item == items[$0.index] })
+        for item in items {
+            let expected = storedIndex[item.id] == item ? "old" : "new"
+            #expect(index[item.id] == item && index[item.id]?.spelling == expected, "id \(item.id.value), payload \(item.payload)")
+        }
+        #expect(index.entries.map(\.hash) == index.entries.map(\.hash).sorted())
+        // An item with the same bits as the stored one is not listed.
+        var none: [(index: Int, item: CollidingSpelledRow)] = []
+        _ = _IDIndex(distinctItems: stored, keepingEqualItemsOf: storedIndex, kept: &none)
+        #expect(none.isEmpty)
     }
 
     @Test("ids whose hashes collide are kept apart", arguments: [2, 4_500])

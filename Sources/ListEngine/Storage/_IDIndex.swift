@@ -38,6 +38,15 @@
     ///
     /// - Complexity: O(*n*) hashes, O(*n*) integer operations to sort them, O(*n*) to build.
     @inlinable init?(distinctItems items: [Item]) {
+        guard let slots = Self._slotsByHash(distinctItems: items) else { return nil }
+        entries = _CountedBTree(count: slots.count) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
+    }
+
+    /// The hashes of the items' ids with the items' positions, by ascending hash (equal
+    /// hashes in item order), or `nil` when two items share an id.
+    ///
+    /// - Complexity: O(*n*) hashes, O(*n*) integer operations to sort them.
+    @inlinable static func _slotsByHash(distinctItems items: [Item]) -> [_HashSlot]? {
         var slots = [_HashSlot]()
         slots.reserveCapacity(items.count)
         for index in items.indices {
@@ -56,7 +65,7 @@
                 return nil
             }
         }
-        entries = _CountedBTree(count: slots.count) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
+        return slots
     }
 
     @inlinable var count: Int { entries.count }
@@ -198,42 +207,59 @@
 }
 
 extension _IDIndex where Item: Equatable {
-    /// `items` with each item that equals the one stored under its id replaced by the
-    /// stored one, which is what adding them one at a time leaves.
+    /// Builds the index from items, as ``init(distinctItems:)`` does, but keeps the item
+    /// that `stored` holds for an id wherever it equals the new one: what adding the
+    /// items one at a time leaves, since adding an equal item changes nothing.
     ///
-    /// One walk of the entries beside the items sorted by hash, rather than a search per
-    /// item.
+    /// The stored entries are walked once, beside the new ones, as the entries are built.
     ///
+    /// - Parameters:
+    ///   - stored: the index of the items being replaced.
+    ///   - kept: receives, for each stored item taken, its position in `items` and the
+    ///     item. An equal item with the same bits as the stored one is left out: the
+    ///     two are the same value.
     /// - Complexity: O(*k*) hashes, O(*k*) integer operations to sort them (O(*k* log *k*)
-    ///   under 4,096 items), O(*n* + *k*) integer comparisons, and one `==` per item whose
-    ///   id is stored, for *k* items and *n* entries.
-    @inlinable func _keepingStoredEqualItems(_ items: [Item]) -> [Item] {
-        guard !entries.isEmpty, !items.isEmpty else { return items }
-        var slots: [_HashSlot] = []
-        slots.reserveCapacity(items.count)
-        for index in items.indices { slots.append(_HashSlot(hash: items[index].id.hashValue, index: index)) }
-        _sortByHash(&slots)
-        var result = items
-        var stored = entries.makeIterator()
-        var next = stored.next()
+    ///   under 4,096 items), O(*n* + *k*) to build and walk, and one `==` per item whose
+    ///   id is stored, for *k* items and *n* stored entries.
+    @inlinable init?(distinctItems items: [Item], keepingEqualItemsOf stored: _IDIndex, kept: inout [(index: Int, item: Item)]) {
+        guard let slots = Self._slotsByHash(distinctItems: items) else { return nil }
+        // Gathered in a loop of nothing but reads, which overlap, before the walk below
+        // (whose work between reads would leave each read to wait alone).
+        var byHash: [Item] = []
+        byHash.reserveCapacity(slots.count)
+        for slot in slots { byHash.append(items[slot.index]) }
+        var storedEntries = stored.entries.makeIterator()
+        var next = storedEntries.next()
         // The stored entries whose hash is the current slot's (almost always one or none).
         var run: [_IDEntry<Item>] = []
         var runHash: Int? = nil
-        for slot in slots {
+        var taken: [(index: Int, item: Item)] = []
+        entries = _CountedBTree(count: slots.count) { position in
+            let slot = slots[position], item = byHash[position]
             if slot.hash != runHash {
                 run.removeAll(keepingCapacity: true)
-                while let entry = next, entry.hash < slot.hash { next = stored.next() }
+                while let entry = next, entry.hash < slot.hash { next = storedEntries.next() }
                 while let entry = next, entry.hash == slot.hash {
                     run.append(entry)
-                    next = stored.next()
+                    next = storedEntries.next()
                 }
                 runHash = slot.hash
             }
-            let item = items[slot.index]
-            if let entry = run.first(where: { $0.item.id == item.id }), entry.item == item {
-                result[slot.index] = entry.item
+            guard let entry = run.first(where: { $0.item.id == item.id }), entry.item == item else {
+                return _IDEntry(hash: slot.hash, item: item)
             }
+            if !_haveTheSameBits(entry.item, item) { taken.append((slot.index, entry.item)) }
+            return entry
         }
-        return result
+        kept = taken
+    }
+}
+
+/// Whether two values have the same bytes. Such values are the same value (any
+/// references in them are to the same objects); differing padding may make equal
+/// values look different, never different values look the same.
+@inlinable func _haveTheSameBits<Value>(_ first: Value, _ second: Value) -> Bool {
+    withUnsafeBytes(of: first) { first in
+        withUnsafeBytes(of: second) { second in first.elementsEqual(second) }
     }
 }

@@ -30,36 +30,53 @@ extension _ListStorage {
     /// Builds storage holding `items`, ordered stably by `comparator`, or returns `nil`
     /// when two items share an id.
     ///
-    /// - Parameter checkingTies: whether to find out if two rows tie (one more
-    ///   comparison per row); when `false`, `isStrictlyIncreasing` is not meaningful.
+    /// - Parameters:
+    ///   - checkingTies: whether to find out if two rows tie (one more comparison per
+    ///     row); when `false`, `isStrictlyIncreasing` is not meaningful.
+    ///   - stored: an index whose item is kept wherever it equals the new item of its id
+    ///     (see ``_IDIndex/init(distinctItems:keepingEqualItemsOf:kept:)``).
     /// - Complexity: O(*n* log *n*) comparisons for *n* items (O(*n*) when they arrive
-    ///   sorted), O(*n*) hashes and integer operations.
-    @inlinable static func _build(_ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true) -> _Built? {
+    ///   sorted), O(*n*) hashes and integer operations, plus O(*m*) for *m* entries in
+    ///   `stored`.
+    @inlinable static func _build(
+        _ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true, keepingEqualItemsOf stored: _IDIndex<Item>? = nil
+    ) -> _Built? {
         // The id index (hash, check ids, build) and the sort of each half of the rows
         // need nothing from each other, so large inputs do them on separate threads;
         // the sorted halves are then merged.
         let count = items.count
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
-        let ids = LockedState<_IDIndex<Item>?>(nil)
+        let ids = LockedState<(index: _IDIndex<Item>, kept: [(index: Int, item: Item)])?>(nil)
         let halves = LockedState<[[Int32]]>([[], []])
+        @Sendable func buildIndex() {
+            var kept: [(index: Int, item: Item)] = []
+            let index = stored.map { _IDIndex(distinctItems: items, keepingEqualItemsOf: $0, kept: &kept) } ?? _IDIndex(distinctItems: items)
+            ids.withLock { $0 = index.map { ($0, kept) } }
+        }
         // Items that arrive strictly increasing (a refresh in row order, say) need no sort
         // and have no ties: one pass of comparisons finds out.
         if checkingTies, _isStrictlyIncreasing(items, comparator: comparator) {
             let rows = LockedState<_CountedBTree<Item>?>(nil)
             _forEachConcurrently(count >= _parallelBuildThreshold ? 2 : 1) { part in
                 if part == 0 {
-                    let index = _IDIndex(distinctItems: items)
-                    ids.withLock { $0 = index }
+                    buildIndex()
                 } else {
                     let tree = _CountedBTree(count: count) { items[$0] }
                     rows.withLock { $0 = tree }
                 }
             }
-            guard let index = ids.withLock({ $0 }) else { return nil }
-            let tree = rows.withLock { $0 } ?? _CountedBTree(count: count) { items[$0] }
+            guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
+            var tree = rows.withLock { $0 } ?? _CountedBTree(count: count) { items[$0] }
+            var isStrictlyIncreasing = true
+            if !kept.isEmpty {
+                // Rows from the items with the stored ones put back; they may sort otherwise.
+                let items = _replacing(kept, in: items)
+                tree = _CountedBTree(count: count) { items[$0] }
+                isStrictlyIncreasing = _isStrictlyIncreasing(items, comparator: comparator)
+            }
             let storage = _ListStorage(rows: tree, ids: index, comparator: comparator)
             storage._checkInvariants()
-            return _Built(storage: storage, isStrictlyIncreasing: true)
+            return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
         }
         if count >= _parallelBuildThreshold {
             let middle = count / 2
@@ -72,22 +89,31 @@ extension _ListStorage {
                     let order = _sortedOrder(items, middle ..< count, comparator: comparator)
                     halves.withLock { $0[1] = order }
                 default:
-                    let index = _IDIndex(distinctItems: items)
-                    ids.withLock { $0 = index }
+                    buildIndex()
                 }
             }
         } else {
-            ids.withLock { $0 = _IDIndex(distinctItems: items) }
+            buildIndex()
             halves.withLock { $0[0] = _sortedOrder(items, 0 ..< count, comparator: comparator) }
         }
-        guard let index = ids.withLock({ $0 }) else { return nil }
+        guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
         // Take the halves out of the lock so that their memory goes as soon as they are merged.
         let order = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
-        let isStrictlyIncreasing = checkingTies && _isStrictlyIncreasing(items, order, comparator: comparator)
+        // With stored items put back, the order holds only if they still sort strictly
+        // increasing in it (then it is their unique sorted order).
+        let items = kept.isEmpty ? items : _replacing(kept, in: items)
+        let isStrictlyIncreasing = (checkingTies || !kept.isEmpty) && _isStrictlyIncreasing(items, order, comparator: comparator)
         let rows = _CountedBTree(count: order.count) { items[Int(order[$0])] }
         let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
         return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
+    }
+
+    /// `items` with `replacements[i].item` at position `replacements[i].index`.
+    @inlinable static func _replacing(_ replacements: [(index: Int, item: Item)], in items: [Item]) -> [Item] {
+        var items = items
+        for (index, item) in replacements { items[index] = item }
+        return items
     }
 
     /// The positions `range` of `items`, sorted stably by `comparator`. Positions are
@@ -199,8 +225,7 @@ extension _ListStorage {
     ///   row order), O(*k*) hashes and O(*n* + *k*) integer comparisons for *n* rows;
     ///   O(*n* + *k* log *n*) on the one-at-a-time path.
     @inlinable mutating func replaceAll(with items: [Item]) {
-        let items = ids._keepingStoredEqualItems(items)
-        if let built = Self._build(items, comparator: areInIncreasingOrder), built.isStrictlyIncreasing {
+        if let built = Self._build(items, comparator: areInIncreasingOrder, keepingEqualItemsOf: ids), built.isStrictlyIncreasing {
             self = built.storage
             return
         }
