@@ -66,6 +66,10 @@ struct DemoOptions: Equatable {
                 guard let next = remaining.popFirst() else { throw .missingValue(option: name) }
                 return next
             }
+            /// For an option that takes no value: refuses `--flag=value`.
+            func noValue() throws(DemoOptionsError) {
+                if inlineValue != nil { throw .unexpectedValue(option: name) }
+            }
             func integer(in range: ClosedRange<Int>) throws(DemoOptionsError) -> Int {
                 let text = try value()
                 guard let number = Int(text), range.contains(number) else {
@@ -74,15 +78,21 @@ struct DemoOptions: Equatable {
                 return number
             }
             switch name {
-            case "-h", "--help": options.command = .help
-            case "--walkthrough": options.command = .walkthrough
+            case "-h", "--help":
+                try noValue()
+                options.command = .help
+            case "--walkthrough":
+                try noValue()
+                options.command = .walkthrough
             case "--fixture": options.fixturePath = try value()
             case "--page-size": options.pageSize = try integer(in: 1...10_000)
             case "--latency": options.latency = .milliseconds(try integer(in: 0...60_000))
             case "--feed-interval":
                 let milliseconds = try integer(in: 0...60_000)
                 options.feedInterval = milliseconds == 0 ? nil : .milliseconds(milliseconds)
-            case "--no-feed": options.feedInterval = nil
+            case "--no-feed":
+                try noValue()
+                options.feedInterval = nil
             case "--url":
                 let text = try value()
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
@@ -95,13 +105,17 @@ struct DemoOptions: Equatable {
                     throw .invalidValue(option: name, value: text, expected: "page, offset or cursor")
                 }
                 options.urlMode = mode
-            case "--no-tty": options.noTTY = true
+            case "--no-tty":
+                try noValue()
+                options.noTTY = true
             case "--frames":
                 options.frames = try integer(in: 1...100_000)
                 options.noTTY = true
             case "--rows": options.rows = try integer(in: 2...1_000)
             case "--columns": options.columns = try integer(in: 10...1_000)
-            case "--crash-key": options.crashKey = true
+            case "--crash-key":
+                try noValue()
+                options.crashKey = true
             default:
                 throw .unknownOption(argument)
             }
@@ -154,11 +168,14 @@ enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
     case unknownOption(String)
     case missingValue(option: String)
     case invalidValue(option: String, value: String, expected: String)
+    /// A value given with `=` to an option that takes none (`--no-tty=false`).
+    case unexpectedValue(option: String)
 
     var description: String {
         switch self {
         case .unknownOption(let option): "unknown option \(option)"
         case .missingValue(let option): "\(option) needs a value"
+        case .unexpectedValue(let option): "\(option) takes no value"
         case .invalidValue(let option, let value, let expected): "\(option) \(value): expected \(expected)"
         }
     }

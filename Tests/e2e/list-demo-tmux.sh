@@ -36,6 +36,29 @@ plain=$(cd "$root" && "$demo" --frames 2 --rows 12 --columns 70 --latency 0)
 [[ $(grep -c '^v[0-9]* · ' <<<"$plain") == 2 ]] || fail "expected 2 plain frames, got: $plain"
 ok "--frames prints plain frames without escape codes"
 
+# --- no feed: plain frames stay the same, and no feed file is read ---------------------
+for off in --no-feed "--feed-interval 0"; do
+    # shellcheck disable=SC2086
+    still=$(cd "$root" && "$demo" $off --frames 3 --rows 8 --columns 70 --latency 0) || fail "$off: list-demo failed"
+    rows=$(grep '^ *[0-9][0-9]*  ' <<<"$still")
+    [[ $(sort <<<"$rows" | uniq -c | awk '{ print $1 }' | sort -u) == 3 ]] || fail "$off: the rows changed between frames: $still"
+done
+no_feed_dir=$(mktemp -d)
+mkdir "$no_feed_dir/leaderboard"
+cp "$root/Fixtures/leaderboard/players.json" "$no_feed_dir/leaderboard/"
+"$demo" --fixture "$no_feed_dir" --no-feed --frames 1 --rows 8 --columns 70 --latency 0 >/dev/null \
+    || { rm -rf "$no_feed_dir"; fail "--no-feed still reads the feed file"; }
+rm -rf "$no_feed_dir"
+ok "--no-feed and --feed-interval 0 keep plain frames still, without a feed file"
+
+# --- an option that takes no value refuses one -------------------------------------------
+for flag in --no-tty=false --help=no --walkthrough=no --no-feed=1 --crash-key=0; do
+    status=0
+    message=$("$demo" "$flag" 2>&1 >/dev/null) || status=$?
+    [[ $status == 2 && $message == *"${flag%%=*} takes no value"* ]] || fail "$flag: exit $status, $message"
+done
+ok "flags given a value with = exit 2 naming the flag"
+
 # --- the walkthrough prints the same lines in the same order every time ----------------
 walk=$(cd "$root" && timeout 60 "$demo" --walkthrough) || fail "--walkthrough failed"
 [[ $(head -1 <<<"$walk") == "  batch v0 → v0" ]] || fail "--walkthrough does not start with the attach batch: $(head -4 <<<"$walk")"

@@ -38,7 +38,8 @@ enum LeaderboardProgram {
                 fixtures = try FixtureDirectory.locate()
             }
             players = try fixtures.loadPlayers()
-            feed = options.feedInterval == nil && interactive ? [] : try fixtures.loadFeed()
+            // No feed (`--no-feed`, `--feed-interval 0`): none is read, on screen or in plain frames.
+            feed = options.feedInterval == nil ? [] : try fixtures.loadFeed()
         } catch {
             fail("\(error)")
         }
