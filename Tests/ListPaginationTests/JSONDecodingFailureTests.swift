@@ -21,6 +21,27 @@ import Testing
         }
     }
 
+    /// `JSONDecoder` reads UTF-16 and UTF-32 documents too; their errors are located as
+    /// in the UTF-8 form, not reported as a syntax error at the first zero byte.
+    @Test(arguments: [
+        String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian, .utf16, .utf32LittleEndian, .utf32BigEndian,
+    ])
+    func documentsInAnyUnicodeFormAreLocatedAsInUTF8(encoding: String.Encoding) throws {
+        func encoded(_ text: String) throws -> Data { try #require(text.data(using: encoding)) }
+        let valid = #"{"data":[{"id":"a","score":1}],"pagination":{"page":1}}"#
+        _ = try JSONDecoder().decode(Envelope.self, from: try encoded(valid))
+        let wrongType = #"{"data":[{"id":"a","score":1},{"id":"b","score":"x"}],"pagination":{"page":1}}"#
+        let failure = try #require(Self.failure(try encoded(wrongType)))
+        #expect(failure.path == "data[1].score", "\(failure)")
+        #expect(failure.byteOffset == Self.failure(wrongType)?.byteOffset, "\(failure)")
+        let tooLarge = #"{"data":[{"id":"a","score":1e30}],"pagination":{"page":1}}"#
+        let number = try #require(Self.failure(try encoded(tooLarge)))
+        #expect(number.path == "data[0].score", "\(number)")
+        let broken = #"{"data":[{"id":"a","score":1},]}"#
+        let syntax = try #require(Self.failure(try encoded(broken)))
+        #expect(syntax.position == Self.failure(broken)?.position, "\(syntax)")
+    }
+
     @Test func aTypeMismatchNamesThePathAndLine() throws {
         let json = """
         {"data":[

@@ -42,7 +42,8 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
     /// `DecodingError` the position comes from where its coding path leads in `data`,
     /// and the path names that place with the document's own keys (for a missing key:
     /// the container's path plus the key). Pass `nil` for `data` when it is not at hand:
-    /// the position is then unknown.
+    /// the position is then unknown. A UTF-16 or UTF-32 document, which `JSONDecoder`
+    /// also reads, is examined in its UTF-8 form: byte offsets count its UTF-8 bytes.
     ///
     /// - Parameters:
     ///   - error: what the decoder threw.
@@ -51,7 +52,7 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
     ///     into the keys of the error's coding path.
     /// - Complexity: O(*n*) for *n* bytes.
     public init(_ error: any Error, in data: Data?, keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys) {
-        let bytes = data.map { [UInt8]($0) }
+        let bytes = data.map { Self._utf8Form(of: [UInt8]($0)) }
         if let bytes, let syntax = _JSONScanner.firstSyntaxError(in: bytes) {
             self.init(path: syntax.path.rendered, at: syntax.offset, in: bytes, reason: syntax.reason)
             return
@@ -157,7 +158,7 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
             let failure = JSONDecodingFailure(error, in: data, keyDecodingStrategy: decoder.keyDecodingStrategy)
             guard Self._blamesTheWholeDocument(error) else { throw failure }
             // A number that does not fit its type, reported without a path: find it.
-            let bytes = [UInt8](data)
+            let bytes = _utf8Form(of: [UInt8](data))
             let number = Self._numberThatDoesNotFit(in: bytes, keyDecodingStrategy: decoder.keyDecodingStrategy) { candidate in
                 do {
                     _ = try decoder.decode(type, from: Data(candidate))
@@ -181,6 +182,55 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
         // Only the decoder's own words: a type's `init(from:)` may throw `dataCorrupted`
         // at the top level for reasons of its own, which are reported as they are.
         return context.codingPath.isEmpty && context.debugDescription == _notValidJSON
+    }
+
+    /// `bytes` in UTF-8. A UTF-16 or UTF-32 document is transcoded; one is recognized, as
+    /// `JSONDecoder` recognizes it, by a byte-order mark or else by where the zero bytes
+    /// among the first four fall (RFC 4627, section 3: JSON text starts with two ASCII
+    /// characters). Anything else is returned as it is.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func _utf8Form(of bytes: [UInt8]) -> [UInt8] {
+        enum Width { case sixteen, thirtyTwo }
+        let width: Width, isBigEndian: Bool, start: Int
+        func startsWith(_ prefix: [UInt8]) -> Bool { bytes.starts(with: prefix) }
+        func isZero(_ offset: Int) -> Bool { bytes[offset] == 0 }
+        if startsWith([0x00, 0x00, 0xFE, 0xFF]) {
+            (width, isBigEndian, start) = (.thirtyTwo, true, 4)
+        } else if startsWith([0xFF, 0xFE, 0x00, 0x00]) {
+            (width, isBigEndian, start) = (.thirtyTwo, false, 4)
+        } else if startsWith([0xFE, 0xFF]) {
+            (width, isBigEndian, start) = (.sixteen, true, 2)
+        } else if startsWith([0xFF, 0xFE]) {
+            (width, isBigEndian, start) = (.sixteen, false, 2)
+        } else if bytes.count >= 4, isZero(0), isZero(1), isZero(2), !isZero(3) {
+            (width, isBigEndian, start) = (.thirtyTwo, true, 0)
+        } else if bytes.count >= 4, !isZero(0), isZero(1), isZero(2), isZero(3) {
+            (width, isBigEndian, start) = (.thirtyTwo, false, 0)
+        } else if bytes.count >= 2, isZero(0), !isZero(1) {
+            (width, isBigEndian, start) = (.sixteen, true, 0)
+        } else if bytes.count >= 2, !isZero(0), isZero(1) {
+            (width, isBigEndian, start) = (.sixteen, false, 0)
+        } else {
+            return bytes
+        }
+        let unitSize = width == .sixteen ? 2 : 4
+        var units: [UInt32] = []
+        units.reserveCapacity((bytes.count - start) / unitSize)
+        var offset = start
+        while offset + unitSize <= bytes.count {
+            var unit: UInt32 = 0
+            for byte in 0 ..< unitSize {
+                let shift = UInt32(8 * (isBigEndian ? unitSize - 1 - byte : byte))
+                unit |= UInt32(bytes[offset + byte]) << shift
+            }
+            units.append(unit)
+            offset += unitSize
+        }
+        let text = width == .sixteen
+            ? String(decoding: units.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
+            : String(decoding: units, as: UTF32.self)
+        return Array(text.utf8)
     }
 
     /// What `JSONDecoder` says of a document it cannot read, with an empty coding path.
