@@ -31,15 +31,22 @@ extension ListDataSource {
     /// are dropped. Detaching twice, or an unknown token, does nothing.
     ///
     /// A render already in progress is not waited for (a renderer may detach itself from
-    /// inside `render(_:)`), so it can still be running when this returns. A renderer
-    /// moved to another data source may thus be rendering the last batch of the first
-    /// while the attach batch of the second arrives, on another thread; a renderer that
-    /// is moved that way must allow it (``WebListRenderer`` and ``WebListHub`` do).
+    /// inside `render(_:)`), so it can still be running when this returns. Attached to
+    /// this data source again, the renderer gets its attach batch only once that render
+    /// has returned. A renderer moved to another data source, though, may be rendering
+    /// the last batch of the first while the attach batch of the second arrives, on
+    /// another thread; a renderer that is moved that way must allow it
+    /// (``WebListRenderer`` and ``WebListHub`` do).
     /// - Parameter token: the token ``attach(_:on:)`` returned.
     /// - Complexity: O(*r*) for *r* attached renderers.
     @inlinable public func detach(_ token: RendererToken) {
-        let box = _shared.withLock { $0.ledger.unregister(token) }
-        box?.markDetached()
+        guard let box = _shared.withLock({ $0.ledger.unregister(token) }) else { return }
+        box.markDetached()
+        guard let renderer = box.renderer else { return }
+        let queue = box.queue
+        queue.async { [weak self] in
+            self?._shared.withLock { $0.ledger.finishedDraining(renderer, queue: queue) }
+        }
     }
 
     /// The batches as an async sequence: the attach batch, then every later batch.
@@ -88,10 +95,18 @@ extension ListDataSource {
         }
         // Registered and queued under one lock: a second `attach` of the renderer, and a
         // `flush()` after it, come after the attach batch.
-        let (token, action) = _shared.withLock { state in
-            let (box, isNew) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
-            return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none)
+        let (token, action, resume) = _shared.withLock { state in
+            let (box, isNew, previous) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
+            // Attached again while its last attachment's queue may still be rendering:
+            // nothing runs on the new queue before the old one is through.
+            var resume: (@Sendable () -> Void)? = nil
+            if let previous {
+                box.queue.suspend()
+                resume = { previous.async { box.queue.resume() } }
+            }
+            return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none, resume)
         }
+        resume?()
         _scheduleDrain(if: action)
         return token
     }

@@ -22,6 +22,10 @@ public protocol ListRenderer<Item>: AnyObject, Sendable {
 }
 
 /// Identifies one attachment of a renderer, for ``ListDataSource/detach(_:)``.
+///
+/// Tokens are unique in the process: a token of one data source never equals a token of
+/// another, so tokens of several lists can share a set, and a data source ignores a
+/// token it did not issue.
 public struct RendererToken: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 

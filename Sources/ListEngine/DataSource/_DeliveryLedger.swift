@@ -2,6 +2,10 @@ import Dispatch
 import Synchronization
 
 /// One attachment: where and how batches are delivered.
+/// The last renderer token handed out, by any data source: a token names one attachment
+/// of one data source, so tokens of different data sources never compare equal.
+@usableFromInline let _rendererTokens = Atomic<Int>(0)
+
 @usableFromInline final class _RendererBox<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline let token: RendererToken
     /// The attached renderer object; `nil` for a ``ListDataSource/batches()`` stream.
@@ -91,7 +95,9 @@ import Synchronization
     @usableFromInline var entries: [RendererToken: Entry] = [:]
     @usableFromInline var latest: ListSnapshot<Item>
     @usableFromInline var delivered: ListSnapshot<Item>
-    @usableFromInline var nextToken = 0
+    /// The queues of detached renderer objects that may still be running what was sent
+    /// to them (a render in progress, say), until they have run it.
+    @usableFromInline var draining: [ObjectIdentifier: DispatchQueue] = [:]
 
     @inlinable init(initial: ListSnapshot<Item>) {
         latest = initial
@@ -100,18 +106,25 @@ import Synchronization
 
     /// Registers a renderer, which receives nothing until `startReceiving`. Returns its
     /// box, and whether it is new: a renderer object that is already attached keeps its
-    /// first registration.
+    /// first registration. A new box for a renderer object that was detached from this
+    /// data source comes with the queue of that attachment while it is still draining:
+    /// the new queue must not start before it is done.
     @inlinable mutating func register(
         renderer: ObjectIdentifier?, queue: @autoclosure () -> DispatchQueue,
         deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void, end: (@Sendable () -> Void)? = nil
-    ) -> (box: _RendererBox<Item>, isNew: Bool) {
+    ) -> (box: _RendererBox<Item>, isNew: Bool, after: DispatchQueue?) {
         if let renderer, let existing = entries.values.first(where: { $0.box.renderer == renderer }) {
-            return (existing.box, false)
+            return (existing.box, false, nil)
         }
-        nextToken += 1
-        let box = _RendererBox(token: RendererToken(rawValue: nextToken), renderer: renderer, queue: queue(), deliver: deliver, end: end)
+        let token = RendererToken(rawValue: _rendererTokens.add(1, ordering: .relaxed).newValue)
+        let box = _RendererBox(token: token, renderer: renderer, queue: queue(), deliver: deliver, end: end)
         entries[box.token] = Entry(box: box)
-        return (box, true)
+        return (box, true, renderer.flatMap { draining[$0] })
+    }
+
+    /// Called on a detached renderer's queue once it has run everything sent to it.
+    @inlinable mutating func finishedDraining(_ renderer: ObjectIdentifier, queue: DispatchQueue) {
+        if draining[renderer] === queue { draining[renderer] = nil }
     }
 
     /// Called on the diff queue when the attach batch, which leads to `attached`, is
@@ -124,9 +137,11 @@ import Synchronization
         return true
     }
 
-    /// Removes a renderer. Returns its box, or `nil` if it was not attached.
+    /// Removes a renderer. Returns its box, or `nil` if it was not attached. A renderer
+    /// object's queue counts as draining until ``finishedDraining(_:queue:)``.
     @inlinable mutating func unregister(_ token: RendererToken) -> _RendererBox<Item>? {
         guard let entry = entries.removeValue(forKey: token) else { return nil }
+        if let renderer = entry.box.renderer { draining[renderer] = entry.box.queue }
         updateDelivered()
         return entry.box
     }
