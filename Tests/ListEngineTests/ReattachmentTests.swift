@@ -30,7 +30,7 @@ import Darwin
     /// Counts how many `render` calls run at once, and holds the render of version 2.
     final class OverlapCounter: ListRenderer {
         let inside = Atomic<Int>(0), most = Atomic<Int>(0)
-        let versions = Mutex<[Int]>([])
+        let versions = LockedState<[Int]>([])
         let entered = DispatchSemaphore(value: 0)
         let holdsVersion: Int
 
@@ -67,7 +67,7 @@ import Darwin
     /// Detaches and attaches itself again from inside `render`.
     final class SelfReattaching: ListRenderer {
         let source: ListDataSource<TestRow>
-        let token = Mutex<RendererToken?>(nil)
+        let token = LockedState<RendererToken?>(nil)
         let inside = Atomic<Int>(0), most = Atomic<Int>(0)
         let renders = Atomic<Int>(0)
 

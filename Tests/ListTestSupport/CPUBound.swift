@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ListEngine
 import Testing
 
 #if canImport(Glibc)
@@ -65,11 +65,12 @@ final class CPUBoundThreads: Sendable {
 
     private let executors: [SerialQueueExecutor]
     /// How many tests are running on each executor.
-    private let load: Mutex<[Int]>
+    /// A `pthread` lock (which ThreadSanitizer follows), not `Mutex`.
+    private let load: LockedState<[Int]>
 
     init(count: Int) {
         executors = (0 ..< count).map { SerialQueueExecutor(label: "ListTestSupport.cpu-bound.\($0)") }
-        load = Mutex([Int](repeating: 0, count: count))
+        load = LockedState([Int](repeating: 0, count: count))
     }
 
     /// The executor running the fewest tests, now counted as running one more.
