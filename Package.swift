@@ -11,6 +11,8 @@ let sharedSwiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ListEngine",
+    // Synchronization's `Atomic` and `Mutex` need these on Apple platforms; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ListEngine", targets: ["ListEngine"]),
         .library(name: "ListPagination", targets: ["ListPagination"]),

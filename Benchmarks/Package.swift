@@ -9,6 +9,7 @@ let sharedSwiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ListEngineBenchmarks",
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ListEngine", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
