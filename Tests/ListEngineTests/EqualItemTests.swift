@@ -27,6 +27,17 @@ import Testing
         (0 ..< count).map { Row(id: $0, key: $0 * 10, spelling: "old") }
     }
 
+    /// A list of `rowCount` rows (see ``rows(_:)``) with a recorder attached that has
+    /// taken its attach batch.
+    static func watchedList(rowCount: Int) async -> (ListDataSource<Row>, BatchRecorder<Row>) {
+        let source = ListDataSource<Row>(rows(rowCount))
+        let recorder = BatchRecorder<Row>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        return (source, recorder)
+    }
+
     /// Checks that every row of `snapshot` named in `ids` is still spelled "old", read
     /// both by id and by position.
     static func expectStoredSpellings(_ snapshot: ListSnapshot<Row>, _ ids: some Sequence<Int>, _ path: Comment) {
@@ -42,11 +53,7 @@ import Testing
 
     @Test("one equal item in a call: the stored item stays and no batch is sent")
     func oneEqualItem() async {
-        let source = ListDataSource<Row>(Self.rows(50))
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await source.flush()
-        _ = recorder.take()
+        let (source, recorder) = await Self.watchedList(rowCount: 50)
         source.add(Row(id: 7, key: 70, spelling: "new"))
         let snapshot = await source.flush()
         #expect(recorder.take().isEmpty)
@@ -55,11 +62,7 @@ import Testing
 
     @Test("equal items among changes in a call large enough for one pass: the stored items stay, without reloads")
     func equalItemsInABulkEdit() async {
-        let source = ListDataSource<Row>(Self.rows(2_000))
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await source.flush()
-        _ = recorder.take()
+        let (source, recorder) = await Self.watchedList(rowCount: 2_000)
         // 40 equal items, respelled, and 40 new ones: enough named ids for the bulk edit.
         let equal = (0 ..< 40).map { Row(id: $0 * 50, key: $0 * 500, spelling: "new") }
         let fresh = (0 ..< 40).map { Row(id: 10_000 + $0, key: $0 * 500 + 5, spelling: "new") }
@@ -75,11 +78,7 @@ import Testing
     @Test("replaceAll keeping equal items, without ties and with them: the stored items stay, without reloads",
           arguments: [false, true])
     func equalItemsInReplaceAll(withTies: Bool) async {
-        let source = ListDataSource<Row>(Self.rows(300))
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await source.flush()
-        _ = recorder.take()
+        let (source, recorder) = await Self.watchedList(rowCount: 300)
         // Keep every other row, respelled; add new ones (tying with a kept row, or not).
         let kept = (0 ..< 150).map { Row(id: $0 * 2, key: $0 * 20, spelling: "new") }
         let fresh = (0 ..< 20).map { Row(id: 1_000 + $0, key: $0 * 20 + (withTies ? 0 : 5), spelling: "new") }
@@ -117,11 +116,7 @@ import Testing
 
     @Test("replaceAll with only equal items changes nothing, now or in the next batch")
     func replaceAllWithOnlyEqualItems() async {
-        let source = ListDataSource<Row>(Self.rows(100))
-        let recorder = BatchRecorder<Row>()
-        source.attach(recorder)
-        _ = await source.flush()
-        _ = recorder.take()
+        let (source, recorder) = await Self.watchedList(rowCount: 100)
         source.replaceAll(with: Self.rows(100).map { Row(id: $0.id, key: $0.key, spelling: "new") })
         _ = await source.flush()
         #expect(recorder.take().isEmpty)

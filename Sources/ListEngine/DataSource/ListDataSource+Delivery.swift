@@ -96,13 +96,13 @@ extension ListDataSource {
         // Registered and queued under one lock: a second `attach` of the renderer, and a
         // `flush()` after it, come after the attach batch.
         let (token, action, resume) = _shared.withLock { state in
-            let (box, isNew, previous) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
+            let (box, isNew, draining) = state.ledger.register(renderer: renderer, queue: serialQueue(), deliver: deliver, end: end)
             // Attached again while its last attachment's queue may still be rendering:
             // nothing runs on the new queue before the old one is through.
             var resume: (@Sendable () -> Void)? = nil
-            if let previous {
+            if let draining {
                 box.queue.suspend()
-                resume = { previous.async { box.queue.resume() } }
+                resume = { draining.async { box.queue.resume() } }
             }
             return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none, resume)
         }

@@ -1,11 +1,11 @@
 import Dispatch
 import Synchronization
 
-/// One attachment: where and how batches are delivered.
 /// The last renderer token handed out, by any data source: a token names one attachment
 /// of one data source, so tokens of different data sources never compare equal.
 @usableFromInline let _rendererTokens = Atomic<Int>(0)
 
+/// One attachment: where and how batches are delivered.
 @usableFromInline final class _RendererBox<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline let token: RendererToken
     /// The attached renderer object; `nil` for a ``ListDataSource/batches()`` stream.
@@ -112,7 +112,7 @@ import Synchronization
     @inlinable mutating func register(
         renderer: ObjectIdentifier?, queue: @autoclosure () -> DispatchQueue,
         deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void, end: (@Sendable () -> Void)? = nil
-    ) -> (box: _RendererBox<Item>, isNew: Bool, after: DispatchQueue?) {
+    ) -> (box: _RendererBox<Item>, isNew: Bool, draining: DispatchQueue?) {
         if let renderer, let existing = entries.values.first(where: { $0.box.renderer == renderer }) {
             return (existing.box, false, nil)
         }

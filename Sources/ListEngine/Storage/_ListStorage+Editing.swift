@@ -187,6 +187,15 @@ extension _ListStorage {
 
     @inlinable var editCount: Int { hashes.count }
 
+    /// Whether the stored item of `edit`'s id equals its item after the calls, and no
+    /// earlier call of the run named it differently: then the calls change nothing and
+    /// the stored item stays, in the index and in the rows. Known once the pass has
+    /// found the stored item (``count(after:in:oldOffset:)``).
+    @inlinable func isUnchanged(_ edit: Int) -> Bool {
+        guard let old = oldItems[edit], let new = newItems[edit] else { return false }
+        return old == new && !isRewritten[edit]
+    }
+
     @inlinable func edit(_ edit: Int, belongsAtOrAfter element: _IDEntry<Item>) -> Bool {
         hashes[edit] >= element.hash
     }
@@ -229,12 +238,7 @@ extension _ListStorage {
             cursor = position
             if isFound { cursor += 1 }
             guard let item = newItems[edit] else { continue }
-            if isFound && !isRewritten[edit] && leaf[position].item == item {
-                // An equal item changes nothing: the stored one stays, as it does in the rows.
-                output.append(leaf[position])
-            } else {
-                output.append(_IDEntry(hash: hashes[edit], item: item))
-            }
+            output.append(isUnchanged(edit) ? leaf[position] : _IDEntry(hash: hashes[edit], item: item))
         }
         output.append(contentsOf: leaf, cursor ..< leaf.count)
         return true
@@ -331,11 +335,9 @@ extension _ListStorage {
         return stored
     }
 
-    /// Whether the owner's item is unchanged and no earlier call of the run named it
-    /// differently, so that it stays where it is.
+    /// Whether the owner's item stays where it is (see ``_IDEditor/isUnchanged(_:)``).
     @inlinable static func _staysInPlace(_ owner: Int, _ ids: _IDEditor<Item>) -> Bool {
-        guard let old = ids.oldItems[owner], let new = ids.newItems[owner] else { return false }
-        return old == new && !ids.isRewritten[owner]
+        ids.isUnchanged(owner)
     }
 
     /// The editor for the owners of `ids` after the id pass, given their new items
