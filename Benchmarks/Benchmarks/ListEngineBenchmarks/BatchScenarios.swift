@@ -8,8 +8,8 @@ func registerBatchScenarios() {
     // One `add` of 5,000 new ids and 5,000 re-keyed rows, then a `remove` of 1,000 ids.
     // Timed from the first call until the renderer has been handed the batch (or both
     // batches, if the diff queue started before the `remove` arrived) that brings the
-    // list to 1,004,000 rows. Untimed afterwards: the change is undone, so every
-    // iteration starts from the same list.
+    // list to 1,004,000 rows. Untimed afterwards: the change is undone and the list
+    // settles, so every iteration starts from the same list with nothing left to do.
     Benchmark(
         "sorted1m-batch",
         configuration: Scenario.configuration(iterations: 30, seconds: 20),
@@ -37,6 +37,7 @@ func registerBatchScenarios() {
             source.add(fixture.restored)
             observer.wait { $0.count == 1_000_000 }
             _ = observer.takeTotals()
+            source.settle()
         },
         setup: { SortedBatchFixture() }
     )
@@ -44,7 +45,7 @@ func registerBatchScenarios() {
     // One re-keyed update of a random row: timed from `add` until the renderer has been
     // handed its batch, which the benchmark thread watches for (up to 1 ms) rather than
     // sleeps until, so being woken is not counted. Each iteration re-keys another row,
-    // to a fresh random index.
+    // to a fresh random index, once the list has settled from the one before.
     Benchmark(
         "single-upsert-1m",
         configuration: Scenario.configuration(iterations: 5_000, seconds: 10, warmup: 10),
@@ -70,6 +71,7 @@ func registerBatchScenarios() {
                 check(false, "single upsert: index(of:) misses the row")
             }
             Scenario.record(totals, in: benchmark)
+            fixture.source.settle()
         },
         setup: { SingleUpsertFixture() }
     )

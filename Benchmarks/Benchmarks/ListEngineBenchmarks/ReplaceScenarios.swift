@@ -8,7 +8,7 @@ func registerReplaceScenarios() {
     // rows; the new rows drop 10,000 of them, bring 10,000 new ones, and give 2,000 a
     // new place (a new sort index). They are passed in their new row order, as a
     // server returns them. Timed from `replaceAll` until the renderer has the batch;
-    // untimed afterwards, `replaceAll` back to the original rows.
+    // untimed afterwards, `replaceAll` back to the original rows, and the list settles.
     for contentUpdates in [0, 10_000] {
         let name = contentUpdates == 0 ? "replace-100k" : "replace-100k-updates"
         Benchmark(
@@ -32,13 +32,15 @@ func registerReplaceScenarios() {
                 source.replaceAll(with: fixture.original)
                 observer.wait(forVersion: version + 1)
                 _ = observer.takeTotals()
+                source.settle()
             },
             setup: { ReplaceFixture(contentUpdates: contentUpdates) }
         )
     }
 
     // `sort(by:)` of the 100,000 rows by payload instead of index: timed until the
-    // renderer has the batch; untimed afterwards, sorting back by index.
+    // renderer has the batch; untimed afterwards, sorting back by index, and the list
+    // settles.
     Benchmark(
         "resort-100k",
         configuration: Scenario.configuration(iterations: 50, seconds: 10),
@@ -63,6 +65,7 @@ func registerReplaceScenarios() {
             source.sort { $0 < $1 }
             observer.wait(forVersion: version + 1)
             _ = observer.takeTotals()
+            source.settle()
         },
         setup: { ResortFixture() }
     )
