@@ -209,6 +209,70 @@ import Testing
         #expect(onQueue.replayedRows() == Array(source.snapshot))
     }
 
+    @Test("render runs on the queue the renderer was attached with; by default on a private queue off the main thread")
+    func renderRunsOnItsQueue() async {
+        /// Records, for every batch, whether `render` ran where `isOnExpectedQueue` says it should.
+        final class QueueCheckingRenderer: ListRenderer {
+            let isOnExpectedQueue: @Sendable () -> Bool
+            let checks = Mutex<[Bool]>([])
+
+            init(_ isOnExpectedQueue: @escaping @Sendable () -> Bool) {
+                self.isOnExpectedQueue = isOnExpectedQueue
+            }
+
+            func render(_ batch: ChangeBatch<TestRow>) {
+                let isExpected = isOnExpectedQueue()
+                checks.withLock { $0.append(isExpected) }
+            }
+        }
+        let label = DispatchSpecificKey<String>()
+        let callerQueue = DispatchQueue(label: "caller", attributes: .concurrent)
+        callerQueue.setSpecific(key: label, value: "caller")
+        DispatchQueue.main.setSpecific(key: label, value: "main")
+        defer { DispatchQueue.main.setSpecific(key: label, value: nil) }
+        // A queue's specific values are found through the queues it targets, so these
+        // hold on the data source's serial queue that targets the given queue.
+        let onCaller = QueueCheckingRenderer { DispatchQueue.getSpecific(key: label) == "caller" }
+        let onMain = QueueCheckingRenderer { DispatchQueue.getSpecific(key: label) == "main" }
+        let onPrivate = QueueCheckingRenderer { DispatchQueue.getSpecific(key: label) == nil }
+
+        let source = ListDataSource<TestRow>()
+        source.attach(onCaller, on: callerQueue)
+        source.attach(onMain, on: .main)
+        source.attach(onPrivate)
+        for id in 0..<3 {
+            source.add(TestRow(id: id, key: id))
+            _ = await source.flush()
+        }
+        for (name, renderer) in [("caller's queue", onCaller), ("main queue", onMain), ("private queue", onPrivate)] {
+            #expect(renderer.checks.withLock { $0 } == [true, true, true, true], "\(name)")
+        }
+    }
+
+    @Test("a batch is empty only when it has no deletions, insertions, moves or reloads")
+    func batchIsEmpty() async {
+        let source = ListDataSource<TestRow>()
+        let recorder = BatchRecorder<TestRow>()
+        source.attach(recorder)
+        _ = await source.flush()
+        source.add([TestRow(id: 1, key: 1), TestRow(id: 2, key: 2)])
+        _ = await source.flush()
+        source.sort { $0.key > $1.key }
+        _ = await source.flush()
+        source.add(TestRow(id: 1, key: 1, payload: 5))
+        _ = await source.flush()
+        source.remove(ids: [2])
+        _ = await source.flush()
+        let batches = recorder.take()
+        #expect(batches.map(\.isEmpty) == [true, false, false, false, false])
+        #expect(batches.map { [$0.deletions.count, $0.insertions.count, $0.moves.count, $0.reloads.count] }
+            == [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+        let later = BatchRecorder<TestRow>()
+        source.attach(later)
+        _ = await source.flush()
+        #expect(later.batches.map(\.isEmpty) == [false], "the attach batch of a list with rows inserts them")
+    }
+
     @Test("remove(_ items) removes by id, whatever the items hold")
     func removeItemsByID() async {
         let source = ListDataSource<TestRow>([TestRow(id: 1, key: 1), TestRow(id: 2, key: 2)])

@@ -1,3 +1,4 @@
+import ListEngine
 import ListTestSupport
 import Testing
 @testable import TerminalListRenderer
@@ -25,6 +26,7 @@ import Testing
         var screen = VirtualScreen(rows: size.rows, columns: size.columns)
         var nextID = 1000
         var rows: [TestRow] = []
+        var latest: ListSnapshot<TestRow>? = nil
 
         for step in 0..<24 {
             switch rng.int(in: 0..<7) {
@@ -54,8 +56,9 @@ import Testing
                 renderer.render(batch)
                 screen.feed(output.take())
                 rows = Array(batch.new)
+                latest = batch.new
             }
-            guard check(screen, renderer, seed: seed, step: step, what: "batch") else { return false }
+            guard check(screen, renderer, showing: latest, seed: seed, step: step, what: "batch") else { return false }
 
             for _ in 0..<rng.int(in: 0..<3) {
                 let what: String
@@ -84,15 +87,19 @@ import Testing
                     renderer.redraw(); what = "redraw"
                 }
                 screen.feed(output.take())
-                guard check(screen, renderer, seed: seed, step: step, what: what) else { return false }
+                guard check(screen, renderer, showing: latest, seed: seed, step: step, what: what) else { return false }
             }
         }
         return true
     }
 
-    /// Compares the screen with a fresh renderer that draws the same state from scratch,
-    /// and the visible rows with the snapshot directly.
-    private func check(_ screen: VirtualScreen, _ renderer: TerminalListRenderer<TestRow>, seed: UInt64, step: Int, what: String) -> Bool {
+    /// Checks that the renderer shows `latest`, the snapshot of the last batch it was
+    /// given; compares the screen with a fresh renderer that draws the same state from
+    /// scratch, and the visible rows with the snapshot directly.
+    private func check(
+        _ screen: VirtualScreen, _ renderer: TerminalListRenderer<TestRow>, showing latest: ListSnapshot<TestRow>?,
+        seed: UInt64, step: Int, what: String
+    ) -> Bool {
         let viewport = renderer.viewport
         let freshOutput = OutputBuffer()
         let reference = TerminalListRenderer<TestRow>(
@@ -115,6 +122,13 @@ import Testing
             Issue.record(Comment(rawValue: comment()), sourceLocation: sourceLocation)
         }
         expect(screen.anomalies.isEmpty, "seed \(seed) step \(step) \(what): \(screen.anomalies)")
+        let showsLatest = switch (viewport.snapshot, latest) {
+        case (nil, nil): true
+        case let (shown?, latest?): shown.isIdentical(to: latest)
+        default: false
+        }
+        expect(showsLatest,
+               "seed \(seed) step \(step) after \(what): the viewport holds version \(viewport.snapshot?.version ?? -1), the last batch \(latest?.version ?? -1)")
         expect(reference.viewport.top == viewport.top && reference.viewport.selection == viewport.selection, "seed \(seed) step \(step) \(what)")
         expect(screen.cells == full.cells, "seed \(seed) step \(step) after \(what):\n\(screen)\n--- full redraw ---\n\(full)")
 

@@ -120,6 +120,42 @@ private enum PseudoTerminalError: Error {
         #expect(terminal.output().isEmpty, "restoring twice writes nothing more")
     }
 
+    /// The restoring sequence a session writes: main screen, cursor shown, autowrap on.
+    private static func restoresTheScreen(_ output: [UInt8]) -> Bool {
+        let text = String(decoding: output, as: UTF8.self)
+        return text.contains("\u{1B}[?1049l") && text.contains("\u{1B}[?25h") && text.contains("\u{1B}[?7h")
+    }
+
+    @Test("a process that exits without restoring its session has the terminal restored on the way out")
+    func exitingRestoresTheTerminal() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let terminal = try PseudoTerminal()
+            let session = TerminalSession(input: terminal.follower, output: STDOUT_FILENO)
+            try session.start(onKey: { _ in }, onResize: { _ in })
+            exit(EXIT_SUCCESS)
+        }
+        let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+        #expect(output.contains("\u{1B}[?1049h"), "the session took the screen: \(output.debugDescription)")
+        #expect(Self.restoresTheScreen(result.standardOutputContent), "\(output.debugDescription)")
+    }
+
+    @Test("without a handler of the caller's, SIGTERM restores the terminal and exits with 128 + 15")
+    func terminationSignalRestoresAndExits() async throws {
+        let result = try await #require(processExitsWith: .exitCode(128 + SIGTERM), observing: [\.standardOutputContent]) {
+            let terminal = try PseudoTerminal()
+            let session = TerminalSession(input: terminal.follower, output: STDOUT_FILENO)
+            try session.start(onKey: { _ in }, onResize: { _ in })
+            // Sent until it is handled: the signal source may start watching a moment
+            // after `start` returns, and until then the signal is ignored.
+            for _ in 0..<300 {
+                kill(getpid(), SIGTERM)
+                usleep(100_000)
+            }
+            exit(3)
+        }
+        #expect(Self.restoresTheScreen(result.standardOutputContent), "\(String(decoding: result.standardOutputContent, as: UTF8.self).debugDescription)")
+    }
+
     /// `ESC [` that nothing follows was Alt-[: it is reported once no more bytes come.
     @Test func anIncompleteSequenceThatNothingCompletesIsReportedAfterAPause() async throws {
         let terminal = try PseudoTerminal()
