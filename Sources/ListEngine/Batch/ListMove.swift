@@ -6,11 +6,18 @@ public struct ListMove: Hashable, Sendable, CustomStringConvertible {
     public let to: Int
 
     /// Creates a move from offset `from` in the old rows to offset `to` in the new rows.
+    ///
+    /// - Parameters:
+    ///   - from: the row's offset in the batch's `old` snapshot.
+    ///   - to: the row's offset in the batch's `new` snapshot.
     @inlinable public init(from: Int, to: Int) {
         self.from = from
         self.to = to
     }
 
+    /// The move as `from→to`, for example `3→0`.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var description: String { "\(from)→\(to)" }
 }
 

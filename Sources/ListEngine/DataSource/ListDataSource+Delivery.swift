@@ -75,6 +75,8 @@ extension ListDataSource {
     /// still inside `render(_:)`.
     ///
     /// - Returns: the snapshot after those mutations.
+    /// - Complexity: O(1) on the caller; it resumes once the diff queue has applied the
+    ///   earlier mutations and every attached renderer has rendered their batches.
     @discardableResult
     @inlinable public func flush() async -> ListSnapshot<Item> {
         await withCheckedContinuation { continuation in

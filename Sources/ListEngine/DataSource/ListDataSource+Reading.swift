@@ -21,21 +21,29 @@ extension ListDataSource {
     }
 
     /// The number of rows in ``snapshot``.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var count: Int { snapshot.count }
 
     /// The row at `position` of ``snapshot``.
     ///
+    /// - Parameter position: an offset in `0..<count`.
+    /// - Returns: the item at that row of ``snapshot``.
     /// - Precondition: `position` is in `0..<count`.
-    /// - Complexity: O(log *n*).
+    /// - Complexity: O(log *n*) for *n* rows.
     @inlinable public subscript(position: Int) -> Item { snapshot[position] }
 
     /// The row with `id` in ``snapshot``, or `nil`.
     ///
-    /// - Complexity: O(log *n*).
+    /// - Parameter id: the id to look for.
+    /// - Returns: the item with `id`, or `nil` if ``snapshot`` does not hold it.
+    /// - Complexity: O(log *n*) for *n* rows.
     @inlinable public subscript(id id: Item.ID) -> Item? { snapshot[id: id] }
 
     /// The offset of the row with `id` in ``snapshot``, or `nil`.
     ///
+    /// - Parameter id: the id to look for.
+    /// - Returns: the offset of the row with `id` in ``snapshot``, or `nil`.
     /// - Complexity: O(log *n*) when no row ties with the item under the order;
     ///   O((1 + *t*) log *n*) for *t* tied rows (see ``ListSnapshot/index(of:)``).
     @inlinable public func index(of id: Item.ID) -> Int? { snapshot.index(of: id) }

@@ -22,5 +22,11 @@
 /// correctly; only the sortedness of the rows is lost.
 public protocol DataSourceComparable: Identifiable, Sendable where ID: Sendable {
     /// Returns whether `lhs` sorts before `rhs` in the default row order.
+    ///
+    /// - Parameters:
+    ///   - lhs: an item.
+    ///   - rhs: another item.
+    /// - Returns: `true` when `lhs` comes before `rhs`; `false` when it comes after or
+    ///   the two tie.
     static func < (lhs: Self, rhs: Self) -> Bool
 }

@@ -37,10 +37,16 @@ public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, 
     }
 
     /// The identity of the row: its `uid`.
+    ///
+    /// - Complexity: O(1).
     @inlinable public var id: String { uid }
 
     /// Orders by `index` (IEEE total order), then by `uid`.
     ///
+    /// - Parameters:
+    ///   - lhs: an item.
+    ///   - rhs: another item.
+    /// - Returns: whether `lhs` sorts before `rhs`.
     /// - Complexity: O(1) plus one string comparison on equal indices.
     @inlinable public static func < (lhs: Self, rhs: Self) -> Bool {
         let lhsKey = lhs.index._totalOrderKey, rhsKey = rhs.index._totalOrderKey
@@ -49,10 +55,20 @@ public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, 
     }
 
     /// Content equality: same uid, same value, and bit-identical index.
+    ///
+    /// - Parameters:
+    ///   - lhs: an item.
+    ///   - rhs: another item.
+    /// - Returns: whether the two items have the same content.
+    /// - Complexity: O(1) plus a string comparison and the values' `==`.
     @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.uid == rhs.uid && lhs.index.bitPattern == rhs.index.bitPattern && lhs.value == rhs.value
     }
 
+    /// Hashes the content that `==` compares: `uid`, the index's bit pattern and `value`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
+    /// - Complexity: O(1) plus hashing `uid` and `value`.
     @inlinable public func hash(into hasher: inout Hasher) {
         hasher.combine(uid)
         hasher.combine(index.bitPattern)
