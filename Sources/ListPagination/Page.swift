@@ -24,6 +24,8 @@ public struct Page<Item, Cursor> {
     }
 
     /// Whether this is the last page (`nextCursor` is `nil`).
+    ///
+    /// - Complexity: O(1).
     public var isLast: Bool { nextCursor == nil }
 }
 

@@ -31,5 +31,7 @@ public protocol PageLoader<Item, Cursor>: Sendable {
     /// its task is cancelled.
     /// - Parameter cursor: the page to load; `nil` for the first page.
     /// - Returns: the page and the cursor of the next page (`nil`: no more pages).
+    /// - Throws: why the page could not be loaded, preferably a ``PaginationError``;
+    ///   a paginator maps any other error with ``PaginationError/init(_:url:)``.
     func loadPage(at cursor: Cursor?) async throws -> Page<Item, Cursor>
 }

@@ -30,8 +30,10 @@ public enum PaginationError: Error, Sendable, Hashable {
     ///
     /// A `PaginationError` is kept as is; `CancellationError` becomes ``cancelled``; a
     /// `URLError` becomes ``cancelled``, ``timedOut(url:)`` or ``transport(url:description:)``;
-    /// a ``JSONDecodingFailure`` becomes ``decoding(url:path:description:)``; anything
-    /// else becomes ``other(description:)``.
+    /// a ``JSONDecodingFailure`` becomes ``decoding(url:path:description:)``; so does a
+    /// `DecodingError`, explained by ``JSONDecodingFailure/init(_:in:keyDecodingStrategy:)``
+    /// without the document (the place its coding path names as `path`, the position
+    /// unknown); anything else becomes ``other(description:)``.
     /// - Parameters:
     ///   - error: the error thrown.
     ///   - url: the URL the request was for, when known.
@@ -61,6 +63,8 @@ public enum PaginationError: Error, Sendable, Hashable {
     /// Whether the error is likely to go away when the same request is made again:
     /// transport failures, timeouts, HTTP 408, 425, 429 and 5xx, and errors of other kinds.
     /// Decoding errors, other 4xx statuses and cancellation are not.
+    ///
+    /// - Complexity: O(1).
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut, .other: true
@@ -70,6 +74,8 @@ public enum PaginationError: Error, Sendable, Hashable {
     }
 
     /// The URL the failed request was for, when known.
+    ///
+    /// - Complexity: O(1).
     public var url: URL? {
         switch self {
         case .transport(let url, _), .timedOut(let url), .decoding(let url, _, _): url
@@ -80,6 +86,10 @@ public enum PaginationError: Error, Sendable, Hashable {
 }
 
 extension PaginationError: CustomStringConvertible {
+    /// A one-line account of the error and its URL, such as
+    /// `HTTP status 503 (https://example.com/players?page=2&limit=50)`.
+    ///
+    /// - Complexity: O(length of the text).
     public var description: String {
         func at(_ url: URL?) -> String { url.map { " (\($0.absoluteString))" } ?? "" }
         switch self {

@@ -40,6 +40,13 @@ public struct PaginationStatus: Sendable, Hashable {
     public var failedAttempts: Int
 
     /// Creates a status value.
+    ///
+    /// - Parameters:
+    ///   - state: the paginator's state.
+    ///   - isShowingLoadingIndicator: whether to show a "loading" row; `false` by default.
+    ///   - isRefreshing: whether the running load is a refresh; `false` by default.
+    ///   - loadedPages: pages applied since the last reset or refresh; 0 by default.
+    ///   - failedAttempts: failed attempts in the current series; 0 by default.
     public init(state: PaginationState, isShowingLoadingIndicator: Bool = false, isRefreshing: Bool = false, loadedPages: Int = 0, failedAttempts: Int = 0) {
         self.state = state
         self.isShowingLoadingIndicator = isShowingLoadingIndicator

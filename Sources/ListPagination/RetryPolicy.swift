@@ -55,9 +55,13 @@ public struct RetryPolicy: Sendable {
     }
 
     /// No automatic retries: the first failure is reported.
+    ///
+    /// - Complexity: O(1).
     public static var none: RetryPolicy { RetryPolicy(maxAttempts: 1) }
 
     /// Three attempts, 0.5 s then 1 s apart, with 20 % jitter.
+    ///
+    /// - Complexity: O(1).
     public static var `default`: RetryPolicy { RetryPolicy() }
 
     /// The delay before retry number `retry` (1 for the first retry).

@@ -6,9 +6,14 @@ import FoundationNetworking
 extension HTTPPageLoader {
     /// Loads the page at `cursor` (the first page when `nil`).
     ///
+    /// - Parameter cursor: the page to load, as ``requestURL(for:)`` puts it in the query;
+    ///   `nil` for the first page.
+    /// - Returns: the items of the response's `data` and the cursor of the next page, or
+    ///   `nil` after the last page (see the table in ``HTTPPageLoader``).
     /// - Throws: a ``PaginationError`` naming the request URL.
     /// - Precondition: `cursor` matches ``mode`` (``HTTPPageCursor/page(_:)`` for page
     ///   numbers, and so on).
+    /// - Complexity: one request, then O(*b*) to decode a body of *b* bytes.
     public func loadPage(at cursor: HTTPPageCursor?) async throws -> Page<Item, HTTPPageCursor> {
         let requestURL = self.requestURL(for: cursor)
         let data = try await fetch(requestURL)
@@ -23,6 +28,11 @@ extension HTTPPageLoader {
 
     /// The URL requested for `cursor`: ``url`` with the mode's query parameters added.
     ///
+    /// The endpoint's own query comes first, unchanged; then the page, offset or cursor
+    /// parameter (page 1 or offset 0 for `nil`, none in cursor mode), then the limit.
+    /// - Parameter cursor: the page to request; `nil` for the first page.
+    /// - Returns: the URL, such as `https://api.example.com/players?cursor=c_42&limit=50`.
+    /// - Precondition: `cursor` matches ``mode``.
     /// - Complexity: O(length of the URL).
     public func requestURL(for cursor: HTTPPageCursor?) -> URL {
         var query: [URLQueryItem]

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// | --- | --- | --- | --- |
 /// | ``Mode/pageNumber`` | `?page=N&limit=L` | `{"page":1,"limit":50,"totalPages":100,"totalItems":5000}` | page `totalPages`, or a short page when no total is given |
 /// | ``Mode/offset`` | `?offset=O&limit=L` | `{"offset":0,"limit":50,"totalItems":5000}` | `totalItems` reached, or a short page |
-/// | ``Mode/cursor`` | `?limit=L[&cursor=C]` | `{"nextCursor":"c_…"}` | `nextCursor` null or absent |
+/// | ``Mode/cursor`` | `?limit=L` first, then `?cursor=C&limit=L` | `{"nextCursor":"c_…"}` | `nextCursor` null or absent |
 ///
 /// The body is `{"data":[…],"pagination":{…}}`, where `data` holds the items. Offset
 /// paging can *skip* rows that are deleted meanwhile ahead of the current offset (rows
@@ -56,6 +56,12 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         public var cursor: String
 
         /// Creates parameter names.
+        ///
+        /// - Parameters:
+        ///   - page: the page number parameter; `page` by default.
+        ///   - limit: the page size parameter; `limit` by default.
+        ///   - offset: the offset parameter; `offset` by default.
+        ///   - cursor: the cursor parameter; `cursor` by default.
         public init(page: String = "page", limit: String = "limit", offset: String = "offset", cursor: String = "cursor") {
             self.page = page
             self.limit = limit
@@ -125,6 +131,9 @@ public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
     /// A server cursor (``HTTPPageLoader/Mode/cursor``).
     case token(String)
 
+    /// The cursor as `page N`, `offset O` or `cursor C`.
+    ///
+    /// - Complexity: O(length of the text).
     public var description: String {
         switch self {
         case .page(let page): "page \(page)"

@@ -4,8 +4,13 @@ extension ManualClock {
     /// Suspends until the clock has been advanced to `deadline` or past it.
     ///
     /// Returns at once if `deadline` is not after ``now``.
+    /// - Parameters:
+    ///   - deadline: the instant to sleep until.
+    ///   - tolerance: ignored; the clock is exact.
     /// - Throws: `CancellationError` if the task is cancelled, at the moment it is
     ///   cancelled; the sleeper is then removed.
+    /// - Complexity: O(*s*) on the caller for *s* tasks sleeping on the clock or waiting in
+    ///   ``waitForSleepers(count:)``.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = _state.withLock { $0.allocateSleeper() }
         try await withTaskCancellationHandler {
@@ -43,6 +48,10 @@ extension ManualClock {
 
     /// Moves the clock forward to `instant` (if it is later than ``now``) and resumes
     /// every sleeper that is due, as ``advance(by:)`` does.
+    ///
+    /// An `instant` not after ``now`` leaves the time as it is.
+    /// - Parameter instant: the time to move to.
+    /// - Complexity: O(*s* log *s*) for *s* sleepers.
     public func advance(to instant: Instant) {
         let due = _state.withLock { state in
             if state.now < instant { state.now = instant }
@@ -52,9 +61,15 @@ extension ManualClock {
     }
 
     /// How many tasks are sleeping on the clock now.
+    ///
+    /// - Complexity: O(*s*) for *s* tasks sleeping on the clock or waiting in
+    ///   ``waitForSleepers(count:)``.
     public var sleeperCount: Int { _state.withLock { $0.waitingCount } }
 
-    /// The deadlines of the sleeping tasks, earliest first.
+    /// The deadlines of the sleeping tasks, earliest first; tasks with equal deadlines
+    /// in the order they started sleeping.
+    ///
+    /// - Complexity: O(*s* log *s*) for *s* sleepers.
     public var pendingDeadlines: [Instant] {
         _state.withLock { state in state.waitingSleepers.map(\.deadline) }
     }
@@ -64,6 +79,8 @@ extension ManualClock {
     /// Use it to let the code under test reach its sleep before calling ``advance(by:)``,
     /// instead of yielding or sleeping for real. Returns early if the task is cancelled.
     /// - Parameter count: how many sleepers to wait for; 1 by default.
+    /// - Complexity: O(*s*) on the caller for *s* tasks sleeping on the clock or waiting in
+    ///   ``waitForSleepers(count:)``.
     public func waitForSleepers(count: Int = 1) async {
         let id = _state.withLock { $0.allocateSleeper() }
         await withTaskCancellationHandler {

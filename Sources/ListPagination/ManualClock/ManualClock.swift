@@ -23,11 +23,33 @@ public final class ManualClock: Clock, Sendable {
         public var offset: Duration
 
         /// Creates an instant `offset` after the clock's zero.
+        ///
+        /// - Parameter offset: the time since the clock's zero.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` after this one.
+        ///
+        /// - Parameter duration: how far to move; negative moves back.
+        /// - Returns: the instant whose offset is this one's plus `duration`.
+        /// - Complexity: O(1).
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
+        ///
+        /// - Parameter other: the later (or earlier) instant.
+        /// - Returns: `other`'s offset minus this one's; negative when `other` is earlier.
+        /// - Complexity: O(1).
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Orders instants by offset.
+        ///
+        /// - Parameters:
+        ///   - lhs: an instant.
+        ///   - rhs: another instant.
+        /// - Returns: whether `lhs` is earlier than `rhs`.
+        /// - Complexity: O(1).
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// The instant with its offset, such as `ManualClock.Instant(0.25 seconds)`.
+        ///
+        /// - Complexity: O(1).
         public var description: String { "ManualClock.Instant(\(offset))" }
     }
 
@@ -41,8 +63,12 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// The current time.
+    ///
+    /// - Complexity: O(1).
     public var now: Instant { _state.withLock { $0.now } }
 
     /// The clock has no granularity: any duration can be slept and advanced.
+    ///
+    /// - Complexity: O(1).
     public var minimumResolution: Duration { .zero }
 }
