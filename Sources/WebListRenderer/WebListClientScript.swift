@@ -30,6 +30,8 @@ public enum WebListClientScript {
     public static var source: String? { _loaded?.source }
 
     /// Where the script was found, or `nil`.
+    ///
+    /// - Complexity: the file is read once, on first use of this or ``source``.
     public static var url: URL? { _loaded?.url }
 
     private static let _loaded: (url: URL, source: String)? = {
@@ -70,5 +72,7 @@ public enum WebListClientScript {
 extension WebListRenderer {
     /// The browser client's source (see ``WebListClientScript``), or `nil` when the file
     /// cannot be found.
+    ///
+    /// - Complexity: the file is read once, on first use.
     public static var clientScript: String? { WebListClientScript.source }
 }

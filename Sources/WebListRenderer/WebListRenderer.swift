@@ -49,8 +49,11 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
 
     /// Encodes `batch` and passes it to `send`: a snapshot message for the first batch
     /// (the attach batch) or a batch that does not continue from the last one, a batch
-    /// message otherwise.
+    /// message otherwise. An attach batch of an empty list at version 0 that follows an
+    /// empty list at version 0 sends nothing.
     ///
+    /// - Parameter batch: the batch the data source delivers, from `batch.old` (what the
+    ///   renderer rendered last) to `batch.new`.
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows, for *c* changes;
     ///   O(*n*) for a snapshot.
     public func render(_ batch: ChangeBatch<Item>) {
@@ -74,10 +77,14 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
 
     /// The wire version of the last rendered batch (the list's version, unless the
     /// renderer was moved from a list with higher versions); `nil` before the attach batch.
+    ///
+    /// - Complexity: O(1).
     public var version: Int? { rendered.withLock { $0?.wireVersion } }
 
     /// A snapshot message of the last rendered version; `nil` before the attach batch.
     ///
+    /// - Returns: the encoded `snapshot` message of every row, or `nil` before the
+    ///   attach batch.
     /// - Complexity: O(*n*) rows formatted.
     public func snapshotFrame() -> WebListFrame? {
         rendered.withLock { $0 }.map { WebListFrame($0.snapshotMessage(format: format)) }

@@ -11,6 +11,9 @@ import Darwin
 /// one), so an implementation that writes it at once never shows half an update.
 public protocol TerminalOutput: AnyObject, Sendable {
     /// Writes one update.
+    ///
+    /// - Parameter bytes: one complete update: a whole frame or the difference to the
+    ///   previous one, as terminal output (text and control sequences).
     func write(_ bytes: [UInt8])
 }
 

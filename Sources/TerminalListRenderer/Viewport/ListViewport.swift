@@ -51,12 +51,18 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     }
 
     /// The number of items in the list.
+    ///
+    /// - Complexity: O(1).
     public var count: Int { snapshot?.count ?? 0 }
 
     /// The number of rows that can be scrolled through: the items plus the trailing row.
+    ///
+    /// - Complexity: O(1).
     public var rowCount: Int { count + (hasTrailingRow ? 1 : 0) }
 
     /// The offsets of the visible rows (may include `count`, the trailing row).
+    ///
+    /// - Complexity: O(1).
     public var visibleRows: Range<Int> { top..<min(top + height, rowCount) }
 
     /// The id of the selected item.

@@ -7,6 +7,8 @@ extension WebListHub {
     /// client from a snapshot of `batch.new`, with versions shifted when needed so that
     /// the hub's versions keep increasing (see ``WebListRenderer``).
     ///
+    /// - Parameter batch: the batch the data source delivers, from `batch.old` (what the
+    ///   hub rendered last) to `batch.new`.
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows to encode, then O(1)
     ///   per client, for *c* changes and *n* rows; never waits for a client.
     public func render(_ batch: ChangeBatch<Item>) {

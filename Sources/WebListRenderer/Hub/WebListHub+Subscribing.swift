@@ -62,6 +62,7 @@ extension WebListHub {
 /// The sequence ends when it is cancelled, when the task reading it is cancelled, or when
 /// the hub finishes. Dropping every copy of it also removes the client from the hub.
 public struct WebListSubscription: AsyncSequence, Sendable {
+    /// The encoded messages the client receives.
     public typealias Element = WebListFrame
 
     private let box: _SubscriptionBox
@@ -71,8 +72,15 @@ public struct WebListSubscription: AsyncSequence, Sendable {
     }
 
     /// Ends the sequence and removes the client from the hub. A read in progress returns `nil`.
+    ///
+    /// - Complexity: O(1), plus freeing the frames still queued for the client.
     public func cancel() { box.cancel() }
 
+    /// Returns an iterator over the client's frames.
+    ///
+    /// Read from one task at a time: the iterators of one subscription share its queue.
+    /// - Returns: an iterator that reads this subscription's frames.
+    /// - Complexity: O(1).
     public func makeAsyncIterator() -> Iterator { Iterator(box: box) }
 
     /// Reads a subscription's frames.
@@ -80,6 +88,12 @@ public struct WebListSubscription: AsyncSequence, Sendable {
         fileprivate let box: _SubscriptionBox
 
         /// The next frame, or `nil` when the subscription has ended.
+        ///
+        /// Suspends while no frame is queued. Cancelling the reading task ends the
+        /// subscription and returns `nil`.
+        /// - Returns: the next frame, or `nil` when the subscription has ended.
+        /// - Complexity: O(1) for a batch frame; O(*n*) to format a snapshot of *n* rows,
+        ///   done once per version however many clients read it.
         public mutating func next() async -> WebListFrame? { await box.next() }
     }
 }

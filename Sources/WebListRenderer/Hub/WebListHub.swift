@@ -38,6 +38,14 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
         public var bytes: Int
 
         /// Creates limits.
+        ///
+        /// A client whose queue would exceed either limit with one more batch message is
+        /// reset to a snapshot.
+        /// - Parameters:
+        ///   - messages: the most messages a client may have waiting, at least 1; 256 by
+        ///     default.
+        ///   - bytes: the most bytes of batch messages (their JSON, in UTF-8) a client may
+        ///     have waiting, not negative; 4 MiB (`4 << 20`) by default.
         public init(messages: Int = 256, bytes: Int = 4 << 20) {
             self.messages = messages
             self.bytes = bytes
@@ -94,6 +102,8 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
 
     /// The wire version of the last rendered batch (the list's version, unless the hub was
     /// moved from a list with higher versions); `nil` before the hub is attached.
+    ///
+    /// - Complexity: O(1).
     public var version: Int? { _state.withLock { $0.current?.wireVersion } }
 
     /// Current counters.
@@ -113,6 +123,8 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     /// A snapshot message of the last rendered version, for a client that asks for one
     /// (the `/snapshot` endpoint of a server); `nil` before the hub is attached.
     ///
+    /// - Returns: the encoded `snapshot` message of every row, or `nil` before the hub is
+    ///   attached.
     /// - Complexity: O(*n*) rows formatted, once per version.
     public func snapshotFrame() -> WebListFrame? {
         guard let current = _state.withLock({ $0.current }) else { return nil }
@@ -121,6 +133,8 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
 
     /// Ends every subscription; later subscriptions end at once. Detach the hub from its
     /// data source as well.
+    ///
+    /// - Complexity: O(*c*) for *c* clients, plus freeing the frames still queued for them.
     public func finish() {
         let waiters = _state.withLock { state in
             state.isFinished = true

@@ -27,6 +27,7 @@ public struct WebListFrame: Hashable, Sendable {
 
     /// Encodes `message`.
     ///
+    /// - Parameter message: the message to encode.
     /// - Complexity: O(total length of the rows' ids and markup).
     public init(_ message: WebListMessage) {
         switch message {
@@ -43,11 +44,15 @@ public struct WebListFrame: Hashable, Sendable {
     }
 
     /// The size of the JSON text in bytes (UTF-8).
+    ///
+    /// - Complexity: O(1): the text is a native Swift string, which stores its UTF-8 length.
     public var byteCount: Int { json.utf8.count }
 
     /// The frame as one Server-Sent Events `message` event: `data: <json>\n\n`.
     ///
     /// The JSON text never holds a line break (they are escaped inside strings), so it
     /// fits on a single `data:` line.
+    ///
+    /// - Complexity: O(length of ``json``).
     public var serverSentEvent: String { "data: " + json + "\n\n" }
 }

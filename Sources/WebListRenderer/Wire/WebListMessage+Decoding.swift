@@ -9,11 +9,20 @@ public struct WebListMessageError: Error, Hashable, Sendable, CustomStringConver
     public let path: String
 
     /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - reason: what was wrong.
+    ///   - path: the path to the bad value, such as `steps[3].op`; empty when the text is
+    ///     not JSON at all.
     public init(reason: String, path: String) {
         self.reason = reason
         self.path = path
     }
 
+    /// The error as `malformed list message at <path>: <reason>`, without the path when
+    /// it is empty.
+    ///
+    /// - Complexity: O(length of the text).
     public var description: String {
         path.isEmpty ? "malformed list message: \(reason)" : "malformed list message at \(path): \(reason)"
     }
@@ -34,7 +43,9 @@ extension WebListMessage {
 
     /// Reads a message from UTF-8 JSON data.
     ///
+    /// - Parameter json: the JSON text of one message, in UTF-8.
     /// - Throws: ``WebListMessageError`` naming the offending key path.
+    /// - Complexity: O(length of `json`).
     public init(json: Data) throws(WebListMessageError) {
         do {
             self = try JSONDecoder().decode(_DecodedMessage.self, from: json).message

@@ -7,12 +7,21 @@ public struct WebListRow: Hashable, Sendable {
     public var html: String
 
     /// Creates a row.
+    ///
+    /// - Parameters:
+    ///   - id: the row's id; distinct rows must have distinct ids.
+    ///   - html: the row's content markup, which the client assigns to `innerHTML` as it
+    ///     is (it is not HTML-escaped).
     public init(id: String, html: String) {
         self.id = id
         self.html = html
     }
 
     /// Creates a row from an ``HTML`` fragment.
+    ///
+    /// - Parameters:
+    ///   - id: the row's id; distinct rows must have distinct ids.
+    ///   - html: the row's content; its ``HTML/markup`` is sent.
     public init(id: String, html: HTML) {
         self.init(id: id, html: html.markup)
     }
@@ -33,7 +42,8 @@ public enum WebListStep: Hashable, Sendable {
     case reload(WebListRow, at: Int)
 }
 
-/// A message of the web wire format (DESIGN.md section 8).
+/// A message of the web wire format: the JSON text a server sends to keep a browser's
+/// copy of a list up to date.
 ///
 /// ```
 /// {"type":"snapshot","version":7,"items":[{"id":"a","html":"…"},…]}
@@ -50,6 +60,8 @@ public enum WebListMessage: Hashable, Sendable {
     case batch(from: Int, to: Int, steps: [WebListStep])
 
     /// The version a client is at after applying the message.
+    ///
+    /// - Complexity: O(1).
     public var version: Int {
         switch self {
         case .snapshot(let version, _): version
