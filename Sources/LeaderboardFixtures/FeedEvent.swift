@@ -51,6 +51,12 @@ extension FeedEvent: Decodable {
         case op, id, score, player
     }
 
+    /// Decodes an event from its `op` and the members that op needs: `id` and `score`
+    /// for `score`, `player` for `join`, `id` for `leave`.
+    ///
+    /// - Parameter decoder: the decoder positioned at the event object.
+    /// - Throws: `DecodingError` for a missing or mistyped member, or
+    ///   `DecodingError.dataCorrupted` naming the `op` key for an unknown op.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .op) {

@@ -14,6 +14,8 @@ public enum FixtureError: Error, Sendable, Hashable {
     case inconsistent(path: String, position: String, reason: String)
 
     /// The file the error is about, if any.
+    ///
+    /// - Complexity: O(1).
     public var path: String? {
         switch self {
         case .directoryNotFound: nil
@@ -23,6 +25,10 @@ public enum FixtureError: Error, Sendable, Hashable {
 }
 
 extension FixtureError: CustomStringConvertible {
+    /// The error on one line, starting with the file it is about, such as
+    /// `…/leaderboard/pages/page-007.json: data[3].score, line 6, column 11 (byte 64): …`.
+    ///
+    /// - Complexity: O(length of the text).
     public var description: String {
         switch self {
         case .directoryNotFound(let searched):

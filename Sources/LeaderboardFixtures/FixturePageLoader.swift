@@ -12,10 +12,14 @@ import ListPagination
 /// ```swift
 /// let loader = FixturePageLoader(directory: try .locate(), latency: .milliseconds(400))
 /// let paginator = Paginator(dataSource: board, loader: loader)
-/// loader.failNextLoads()        // the demo's `f` key
+/// // Fail every attempt at the next page, retries included, so that the paginator
+/// // reports `failed` (a single failure is retried automatically).
+/// loader.failNextLoads(paginator.retryPolicy.maxAttempts)
 /// ```
 public final class FixturePageLoader<C: Clock>: PageLoader, Sendable where C.Duration == Duration {
+    /// The rows the pages hold: leaderboard players.
     public typealias Item = Player
+    /// What names a page: a page number or a cursor token, by ``Mode``.
     public typealias Cursor = FixtureCursor
 
     /// Which fixture files are served.
@@ -63,6 +67,7 @@ public final class FixturePageLoader<C: Clock>: PageLoader, Sendable where C.Dur
     /// - Parameters:
     ///   - count: how many loads fail; 1 by default.
     ///   - error: the error they throw; a transport error by default.
+    /// - Complexity: O(1). A later call replaces the count and the error.
     public func failNextLoads(_ count: Int = 1, with error: PaginationError = .transport(url: nil, description: "simulated failure")) {
         precondition(count >= 0, "failNextLoads needs a count of at least 0, got \(count)")
         shared.withLock {
@@ -72,13 +77,22 @@ public final class FixturePageLoader<C: Clock>: PageLoader, Sendable where C.Dur
     }
 
     /// Every cursor loaded so far, in order (`nil` for the first page).
+    ///
+    /// - Complexity: O(*r*) to copy, for *r* loads so far.
     public var requestedCursors: [FixtureCursor?] { shared.withLock { $0.requests } }
 
     /// Loads the page at `cursor` after the latency.
     ///
+    /// - Parameter cursor: the page to load (``FixtureCursor/page(_:)`` in page number
+    ///   mode, ``FixtureCursor/token(_:)`` in cursor mode); `nil` for the first page.
+    /// - Returns: the file's players and the cursor of the next page; `nil` after page
+    ///   `totalPages`, or when the cursor file has no `nextCursor`.
     /// - Throws: the injected failure, ``PaginationError/cancelled`` when cancelled while
-    ///   waiting, or ``PaginationError/decoding(url:path:description:)`` for a broken file.
+    ///   waiting, ``PaginationError/decoding(url:path:description:)`` for a broken file,
+    ///   or ``PaginationError/transport(url:description:)`` naming a file that cannot be read.
     /// - Precondition: the cursor matches the mode.
+    /// - Complexity: ``latency`` on ``clock``, then O(*b*) to read and decode a file of
+    ///   *b* bytes.
     public func loadPage(at cursor: FixtureCursor?) async throws -> Page<Player, FixtureCursor> {
         let failure: PaginationError? = shared.withLock { state in
             state.requests.append(cursor)

@@ -32,7 +32,10 @@ public struct LiveFeed: Sendable {
 
     /// The fixture feed over the fixture players.
     ///
+    /// - Parameter directory: the fixtures; the events come from ``FixtureDirectory/feedURL``
+    ///   and the roster from ``FixtureDirectory/playersURL``.
     /// - Throws: ``FixtureError`` for a missing or broken file.
+    /// - Complexity: O(*b*) to read and decode *b* bytes of files.
     public init(directory: FixtureDirectory) throws(FixtureError) {
         self.init(events: try directory.loadFeed(), roster: try directory.loadPlayers())
     }
@@ -44,6 +47,8 @@ public struct LiveFeed: Sendable {
 
     /// The players after applying every event to `roster`, in server order.
     ///
+    /// - Returns: the players left after the last event, sorted by `<` (score
+    ///   descending, then id ascending).
     /// - Complexity: O(*e* + *n* log *n*) for *e* events and *n* players.
     public func finalPlayers() -> [Player] {
         var players = _rosterByID
@@ -61,6 +66,10 @@ public struct LiveFeed: Sendable {
     ///   - clock: the clock to pace on.
     ///   - onEvent: called after each event is submitted, with its index.
     /// - Throws: `CancellationError` when the task is cancelled; the events played so far stay.
+    ///   With a positive `interval`, whatever `clock`'s `sleep(until:tolerance:)` throws.
+    /// - Complexity: O(*n* + *e*) on the calling task for *n* roster players and *e*
+    ///   events, spread over *e* × `interval` on `clock`; each event costs the data
+    ///   source O(log *m*) on its diff queue, for *m* rows.
     public func play<C: Clock>(
         into dataSource: ListDataSource<Player>,
         every interval: Duration,

@@ -21,6 +21,12 @@ public struct Player: Hashable, DataSourceComparable, Codable, Sendable {
     public var country: String
 
     /// Creates a player.
+    ///
+    /// - Parameters:
+    ///   - id: the unique id, such as `p00042`.
+    ///   - name: the display name.
+    ///   - score: the score.
+    ///   - country: an ISO 3166 alpha-2 country code.
     public init(id: String, name: String, score: Int, country: String) {
         self.id = id
         self.name = name
@@ -29,6 +35,12 @@ public struct Player: Hashable, DataSourceComparable, Codable, Sendable {
     }
 
     /// Server order: higher score first, then lower id.
+    ///
+    /// - Parameters:
+    ///   - lhs: a player.
+    ///   - rhs: another player.
+    /// - Returns: whether `lhs` has the higher score, or the same score and the lower id.
+    /// - Complexity: O(1) plus one string comparison on equal scores.
     public static func < (lhs: Player, rhs: Player) -> Bool {
         lhs.score != rhs.score ? lhs.score > rhs.score : lhs.id < rhs.id
     }
@@ -43,9 +55,14 @@ public struct Player: Hashable, DataSourceComparable, Codable, Sendable {
 }
 
 extension Player: CustomStringConvertible {
+    /// The player as `id name score country`, such as `p00042 Ana 12345 PT`.
+    ///
+    /// - Complexity: O(length of the text).
     public var description: String { "\(id) \(name) \(score) \(country)" }
 
     /// The score with thousands separators, independent of the locale: `12345` → `"12,345"`.
+    ///
+    /// - Complexity: O(*d*) for *d* digits.
     public var formattedScore: String {
         let digits = String(score.magnitude)
         var grouped = ""

@@ -16,6 +16,8 @@ public struct FixtureDirectory: Hashable, Sendable {
     public let url: URL
 
     /// Uses `url` as the `Fixtures` folder (it is not checked).
+    ///
+    /// - Parameter url: the `Fixtures` folder.
     public init(url: URL) {
         self.url = url
     }
@@ -30,7 +32,10 @@ public struct FixtureDirectory: Hashable, Sendable {
     ///   - environment: the environment to read `LIST_FIXTURES` from.
     ///   - currentDirectory: where to start the first walk.
     ///   - filePath: where to start the second walk; the caller's `#filePath` by default.
+    /// - Returns: the first folder found that holds `leaderboard/players.json`.
     /// - Throws: ``FixtureError/directoryNotFound(searched:)`` listing every place tried.
+    /// - Complexity: one file-existence check per folder tried: at most *d* + 1 per walk
+    ///   for a start *d* folders deep.
     public static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath,
@@ -70,11 +75,16 @@ public struct FixtureDirectory: Hashable, Sendable {
     // MARK: Files
 
     /// `leaderboard/players.json`: every player, id order.
+    ///
+    /// - Complexity: O(length of ``url``).
     public var playersURL: URL { url.appendingPathComponent("leaderboard/players.json") }
 
     /// `leaderboard/pages/page-NNN.json`.
     ///
     /// - Parameter number: the page number, from 1.
+    /// - Returns: the file of page `number`, its number padded to three digits
+    ///   (`page-007.json`); the file may not exist.
+    /// - Complexity: O(length of ``url``).
     public func pageURL(_ number: Int) -> URL {
         let digits = String(number)
         let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
@@ -83,8 +93,11 @@ public struct FixtureDirectory: Hashable, Sendable {
 
     /// `leaderboard/cursor/first.json` for `nil`, else `leaderboard/cursor/<cursor>.json`.
     ///
-    /// - Returns: `nil` if `cursor` holds characters a cursor never has (so a cursor
-    ///   can never name a file outside the folder).
+    /// - Parameter cursor: a page's `nextCursor`, or `nil` for the first page.
+    /// - Returns: the file of the page after `cursor` (it may not exist); `nil` if
+    ///   `cursor` is empty, is `first`, or holds characters other than ASCII letters,
+    ///   digits, `_` and `-` (so a cursor can never name a file outside the folder).
+    /// - Complexity: O(length of ``url`` + length of `cursor`).
     public func cursorPageURL(after cursor: String?) -> URL? {
         guard let cursor else { return url.appendingPathComponent("leaderboard/cursor/first.json") }
         let allowed = cursor.utf8.allSatisfy { byte in
@@ -96,14 +109,20 @@ public struct FixtureDirectory: Hashable, Sendable {
     }
 
     /// `leaderboard/feed.json`: the live events.
+    ///
+    /// - Complexity: O(length of ``url``).
     public var feedURL: URL { url.appendingPathComponent("leaderboard/feed.json") }
 
     /// `leaderboard/feed-final.json`: the players after the whole feed, server order.
+    ///
+    /// - Complexity: O(length of ``url``).
     public var feedFinalURL: URL { url.appendingPathComponent("leaderboard/feed-final.json") }
 
     /// The `.json` files in `malformed/`, by name.
     ///
+    /// - Returns: the URLs of the `.json` files in `malformed/`, sorted by file name.
     /// - Throws: ``FixtureError/unreadable(path:reason:)`` if the folder cannot be listed.
+    /// - Complexity: O(*f* log *f*) for *f* entries in the folder.
     public func malformedFiles() throws(FixtureError) -> [URL] {
         let folder = url.appendingPathComponent("malformed", isDirectory: true)
         do {
