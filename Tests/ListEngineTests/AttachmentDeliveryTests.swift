@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Attaching, detaching and releasing, seen from the renderers, the streams, `flush()`
-/// and the reads: DESIGN.md section 5.
+/// and the reads.
 @Suite(.timeLimit(.minutes(1)))
 struct AttachmentDeliveryTests {
     /// A renderer that blocks in `render(_:)` until let go, once per signal.

@@ -2,10 +2,10 @@ import ListEngine
 import ListTestSupport
 import Testing
 
-/// DESIGN §3: "If present and the item is equal, nothing." An item that is `==` to the
-/// stored one must leave the stored one in place, even when the two differ in what
-/// `==` ignores (text spelled in another normalization form, say), on every path: one
-/// call at a time, the one-pass bulk edit, and both `replaceAll` paths.
+/// Adding an item whose id is present and that is equal to the stored one changes
+/// nothing: the stored one stays in place, even when the two differ in what `==`
+/// ignores (text spelled in another normalization form, say), on every path: one call
+/// at a time, the one-pass bulk edit, and both `replaceAll` paths.
 @Suite struct EqualItemTests {
     /// A row whose `==` and hash ignore `spelling`; renderers would still show it.
     struct Row: Hashable, DataSourceComparable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Benchmark
 
-/// Every scenario of DESIGN.md section 10, with the floors and baselines they are
+/// Every performance scenario of the list, with the floors and baselines they are
 /// compared against, registered in one benchmark executable so that one run measures
 /// them all under the same conditions. `Benchmarks/run.sh` turns the results into the
 /// table of ratios.

@@ -61,7 +61,7 @@ func registerLeafCopyReference() {
 /// `single-upsert-1m`'s reference: the thread hand-offs that every mutation makes, with
 /// no work in them.
 ///
-/// DESIGN.md has mutations applied on a background queue and batches rendered on each
+/// The list applies mutations on a background queue and renders batches on each
 /// renderer's own queue. So a one-row update crosses from the caller to the diff queue,
 /// and from there to the renderer's queue. This measures those two crossings alone,
 /// between queues made as the list makes them, and learns of the second one as the
