@@ -3,8 +3,9 @@
 # port, fast live feed), loads the page in headless Chromium and checks the DOM against
 # the server's /snapshot (see browser_check.py); then starts it again with the feed off
 # and checks the endpoints over plain HTTP: HEAD, 405, heartbeats, and browsers that
-# leave being removed (see http_check.py). Installs Chromium with apt-get when it is
-# missing. Exits non-zero on any failure.
+# leave being removed (see http_check.py); last, that SIGTERM stops it while streams
+# that stopped reading are stuck (see shutdown_check.py). Installs Chromium with
+# apt-get when it is missing. Exits non-zero on any failure.
 #
 #   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png]
 #
@@ -81,3 +82,8 @@ if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
     tail -n 20 "$work/server.err" >&2
     exit 1
 fi
+stop_server
+
+# Stopping while browsers that stopped reading hold their streams open.
+echo "browser-test: shutdown check"
+timeout 180 python3 "$tests/shutdown_check.py" --server "$server"

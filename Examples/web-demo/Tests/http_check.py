@@ -4,7 +4,7 @@
 Run against a server started with the feed off and a short heartbeat, e.g.
 ``web-demo --port 0 --feed-interval 0 --heartbeat 200``:
 
-- every GET endpoint answers HEAD with the same status and content type, and no body;
+- every GET endpoint answers HEAD with the same status, content type and length, and no body;
 - another method on a known path is answered 405 with an ``Allow`` header;
 - an idle ``/events`` stream gets ``: heartbeat`` comment lines;
 - browsers that close their ``/events`` connection are removed from the hub (``/status``
@@ -74,16 +74,19 @@ def main():
     options = parser.parse_args()
     base = urllib.parse.urlsplit(options.url)
 
-    # 1. HEAD answers as GET does, without a body.
+    # 1. HEAD answers as GET does, without a body: same status, type and length.
     for path in ["/", "/list-client.js", "/events", "/snapshot", "/status"]:
         get_status, get_headers, _ = request(base, "GET", path)
         head_status, head_headers, head_body = request(base, "HEAD", path)
-        if (head_status, head_headers.get("content-type")) != (get_status, get_headers.get("content-type")) or head_body:
-            raise CheckFailed(f"HEAD {path}: {head_status} {head_headers.get('content-type')!r}, GET: {get_status} {get_headers.get('content-type')!r}")
-    print("ok: HEAD answers like GET on every GET endpoint")
+        got = (head_status, head_headers.get("content-type"), head_headers.get("content-length"))
+        expected = (get_status, get_headers.get("content-type"), get_headers.get("content-length"))
+        if got != expected or head_body:
+            raise CheckFailed(f"HEAD {path}: {got}, GET: {expected}")
+    print("ok: HEAD answers like GET on every GET endpoint, Content-Length included")
 
-    # 2. A known path with another method: 405 and Allow.
-    for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"), ("POST", "/", "GET, HEAD")]:
+    # 2. A known path with another method: 405 and Allow, with or without a trailing slash.
+    for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"),
+                                  ("POST", "/", "GET, HEAD"), ("POST", "/status/", "GET, HEAD"), ("DELETE", "/snapshot/", "GET, HEAD")]:
         code, headers, _ = request(base, method, path)
         if code != 405 or headers.get("allow") != allowed:
             raise CheckFailed(f"{method} {path}: {code}, Allow {headers.get('allow')!r} (expected 405, {allowed!r})")

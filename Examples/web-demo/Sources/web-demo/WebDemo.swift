@@ -45,11 +45,16 @@ enum WebDemo {
         )
         // Services stop in reverse order: the leaderboard first, which ends every event
         // stream, so the server has no open responses left to wait for.
-        let services = ServiceGroup(configuration: .init(
+        var configuration = ServiceGroupConfiguration(
             services: [app, leaderboard],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
+        )
+        // A browser that stopped reading holds its response open, stuck in a write that
+        // ending the stream cannot interrupt: after this long, the server is cancelled,
+        // which closes its connections.
+        configuration.maximumGracefulShutdownDuration = .seconds(2)
+        let services = ServiceGroup(configuration: configuration)
         try await services.run()
     }
 }

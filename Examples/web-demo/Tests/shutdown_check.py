@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The web demo stops on SIGTERM even while browsers that stopped reading hold streams open.
+
+Starts the server given with ``--server`` on a free port with a fast feed, opens three
+``/events`` connections that never read, and waits until the hub has reset each of them
+(``/status``'s ``resets``), which happens only once their writes are stuck on full
+socket buffers. Then sends SIGTERM and expects the server to exit with status 0 within
+15 seconds.
+
+Python 3 standard library only. Exit status 0 when the check passes.
+"""
+import argparse
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def status(url):
+    with urllib.request.urlopen(url + "status", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", required=True, help="the web-demo executable")
+    options = parser.parse_args()
+
+    server = subprocess.Popen([options.server, "--port", "0", "--feed-interval", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stalled = []
+    try:
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if not found:
+            raise CheckFailed(f"the server printed no URL: {line!r}")
+        url, port = found.group(0), int(found.group(1))
+        for _ in range(3):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            stalled.append(sock)
+        deadline = time.monotonic() + 120
+        while status(url)["resets"] < 3:
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"the stalled streams were not reset within 120 s: {status(url)}")
+            time.sleep(0.5)
+        print(f"ok: three streams that stopped reading are stuck ({status(url)['resets']} resets)")
+
+        sent = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            raise CheckFailed("the server was still running 15 s after SIGTERM")
+        if code != 0:
+            raise CheckFailed(f"the server exited with status {code}: {server.stderr.read()[-2000:]}")
+        print(f"ok: SIGTERM stopped the server in {time.monotonic() - sent:.1f} s, status 0")
+    finally:
+        for sock in stalled:
+            sock.close()
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except CheckFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
