@@ -127,11 +127,11 @@ extension ListDataSource where Item == Row {
     /// Blocks until every call made so far has been delivered and the renderers' queues
     /// have run past it, which includes freeing the tree nodes those batches replaced.
     ///
-    /// Scenarios call this before their next measured step, outside the measurement, so
-    /// that the step starts on a list with no work left over from the untimed steps
-    /// before it. Freeing what a batch replaced happens on the renderer's queue after
-    /// the batch is handed over, and on two cores, freeing a million rows (about 10 ms)
-    /// would otherwise run beside, and be timed as part of, the next measured step.
+    /// The scenarios that change many rows call this after their untimed step, so that
+    /// the next measured step never starts beside work left over from it. Freeing what
+    /// a batch replaced happens on the renderer's queue after the batch is handed over,
+    /// and on two cores, freeing a million rows (about 10 ms) could otherwise run beside
+    /// the next measured step, if the checks between the two took less time than that.
     func settle() {
         let settled = DispatchSemaphore(value: 0)
         Task {
