@@ -58,7 +58,12 @@ enum DemoRoutes {
 
         get("/events") { request, _ in
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
-            guard request.method == .get else { return Response(status: .ok, headers: headers) }
+            guard request.method == .get else {
+                // The headers of the stream GET sends, which has no length.
+                var response = Response(status: .ok, headers: headers)
+                response.headers[.contentLength] = nil
+                return response
+            }
             let subscription = leaderboard.hub.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 // Reconnect after a second if the stream breaks.
