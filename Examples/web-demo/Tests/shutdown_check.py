@@ -7,26 +7,19 @@ Starts the server given with ``--server`` on a free port with a fast feed, opens
 socket buffers. Then sends SIGTERM and expects the server to exit with status 0 within
 15 seconds.
 
-Python 3 standard library only. Exit status 0 when the check passes.
+Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
+status 0 when the check passes.
 """
 import argparse
-import json
 import re
 import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
+import urllib.parse
 
-
-class CheckFailed(Exception):
-    pass
-
-
-def status(url):
-    with urllib.request.urlopen(url + "status", timeout=10) as response:
-        return json.loads(response.read())
+from http_check import CheckFailed, status, wait_for
 
 
 def main():
@@ -39,22 +32,18 @@ def main():
     stalled = []
     try:
         line = server.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
         if not found:
             raise CheckFailed(f"the server printed no URL: {line!r}")
-        url, port = found.group(0), int(found.group(1))
+        base = urllib.parse.urlsplit(found.group(0))
         for _ in range(3):
             sock = socket.socket()
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.connect(("127.0.0.1", port))
+            sock.connect((base.hostname, base.port))
             sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             stalled.append(sock)
-        deadline = time.monotonic() + 120
-        while status(url)["resets"] < 3:
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"the stalled streams were not reset within 120 s: {status(url)}")
-            time.sleep(0.5)
-        print(f"ok: three streams that stopped reading are stuck ({status(url)['resets']} resets)")
+        wait_for("the hub has reset the three stalled streams", lambda: status(base)["resets"] >= 3, 120)
+        print(f"ok: three streams that stopped reading are stuck ({status(base)['resets']} resets)")
 
         sent = time.monotonic()
         server.send_signal(signal.SIGTERM)
@@ -77,5 +66,5 @@ if __name__ == "__main__":
     try:
         main()
     except CheckFailed as failure:
-        print(f"FAILED: {failure}", file=sys.stderr)
+        print(f"FAIL: {failure}", file=sys.stderr)
         sys.exit(1)
