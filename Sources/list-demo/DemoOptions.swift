@@ -61,14 +61,15 @@ struct DemoOptions: Equatable {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
+            // Whether the option took its `=value`; one that takes no value refuses it below.
+            var isInlineValueTaken = false
             func value() throws(DemoOptionsError) -> String {
-                if let inlineValue { return inlineValue }
+                if let inlineValue {
+                    isInlineValueTaken = true
+                    return inlineValue
+                }
                 guard let next = remaining.popFirst() else { throw .missingValue(option: name) }
                 return next
-            }
-            /// For an option that takes no value: refuses `--flag=value`.
-            func noValue() throws(DemoOptionsError) {
-                if inlineValue != nil { throw .unexpectedValue(option: name) }
             }
             func integer(in range: ClosedRange<Int>) throws(DemoOptionsError) -> Int {
                 let text = try value()
@@ -78,21 +79,15 @@ struct DemoOptions: Equatable {
                 return number
             }
             switch name {
-            case "-h", "--help":
-                try noValue()
-                options.command = .help
-            case "--walkthrough":
-                try noValue()
-                options.command = .walkthrough
+            case "-h", "--help": options.command = .help
+            case "--walkthrough": options.command = .walkthrough
             case "--fixture": options.fixturePath = try value()
             case "--page-size": options.pageSize = try integer(in: 1...10_000)
             case "--latency": options.latency = .milliseconds(try integer(in: 0...60_000))
             case "--feed-interval":
                 let milliseconds = try integer(in: 0...60_000)
                 options.feedInterval = milliseconds == 0 ? nil : .milliseconds(milliseconds)
-            case "--no-feed":
-                try noValue()
-                options.feedInterval = nil
+            case "--no-feed": options.feedInterval = nil
             case "--url":
                 let text = try value()
                 guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
@@ -105,20 +100,17 @@ struct DemoOptions: Equatable {
                     throw .invalidValue(option: name, value: text, expected: "page, offset or cursor")
                 }
                 options.urlMode = mode
-            case "--no-tty":
-                try noValue()
-                options.noTTY = true
+            case "--no-tty": options.noTTY = true
             case "--frames":
                 options.frames = try integer(in: 1...100_000)
                 options.noTTY = true
             case "--rows": options.rows = try integer(in: 2...1_000)
             case "--columns": options.columns = try integer(in: 10...1_000)
-            case "--crash-key":
-                try noValue()
-                options.crashKey = true
+            case "--crash-key": options.crashKey = true
             default:
                 throw .unknownOption(argument)
             }
+            if inlineValue != nil && !isInlineValueTaken { throw .unexpectedValue(option: name) }
         }
         return options
     }
