@@ -25,10 +25,11 @@ import Testing
         let renderer = TerminalListRenderer<TestRow>(size: size, mode: mode, output: output, header: header, formatRow: awkwardFormatter)
         var screen = VirtualScreen(rows: size.rows, columns: size.columns)
         var nextID = 1000
-        var rows: [TestRow] = []
+        // The snapshot of the last batch the renderer was given.
         var latest: ListSnapshot<TestRow>? = nil
 
         for step in 0..<24 {
+            let rows = latest.map(Array.init) ?? []
             switch rng.int(in: 0..<7) {
             case 0:
                 source.source.add((0..<rng.int(in: 1..<8)).map { _ in
@@ -55,7 +56,6 @@ import Testing
             for batch in await source.batches() {
                 renderer.render(batch)
                 screen.feed(output.take())
-                rows = Array(batch.new)
                 latest = batch.new
             }
             guard check(screen, renderer, showing: latest, seed: seed, step: step, what: "batch") else { return false }
@@ -68,7 +68,7 @@ import Testing
                 case 2: renderer.pageUp(); what = "pageUp"
                 case 3: renderer.selectLast(); what = "selectLast"
                 case 4: renderer.selectFirst(); what = "selectFirst"
-                case 5: renderer.scroll(toTop: rng.int(in: 0..<max(1, rows.count + 2))); what = "scroll"
+                case 5: renderer.scroll(toTop: rng.int(in: 0..<max(1, (latest?.count ?? 0) + 2))); what = "scroll"
                 case 6:
                     size = TerminalSize(rows: rng.int(in: 0..<10), columns: rng.int(in: 0..<26))
                     renderer.resize(to: size)
