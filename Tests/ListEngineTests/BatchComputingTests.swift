@@ -8,7 +8,7 @@ import Testing
 /// only touched rows, whatever the sizes.
 @Suite(.cpuBound) struct BatchComputingTests {
     func storage(_ rows: [TestRow]) -> _ListStorage<TestRow> {
-        var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+        var storage = _ListStorage<TestRow>(comparator: .natural)
         for row in rows { storage.add(row) }
         return storage
     }

@@ -37,7 +37,7 @@ import Testing
             var rng = SplitMix64(seed: seed &+ UInt64(count))
             let keys = rng.chance(0.5) ? 8 : count * 4  // many ties, or almost none
             let items = (0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }.shuffled(using: &rng)
-            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            var storage = _ListStorage<TestRow>(comparator: .natural)
             storage.add(contentsOf: items)
             let context = "count \(count) seed \(seed)"
             #expect(Array(storage.rows) == items.sorted { $0 < $1 }, "\(context)")  // stable: the one-at-a-time order
@@ -52,7 +52,7 @@ import Testing
             let keys = seed % 2 == 0 ? 1_000_000 : 50
             let existing = (0..<20_000).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }
             let added = (20_000..<26_000).map { TestRow(id: $0, key: rng.int(in: 0..<keys)) }.shuffled(using: &rng)
-            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            var storage = _ListStorage<TestRow>(comparator: .natural)
             storage.add(contentsOf: existing)
             storage.add(contentsOf: added)
             let context = "seed \(seed)"
@@ -76,7 +76,7 @@ import Testing
             case 1: replacement.shuffle(using: &rng)
             default: replacement.append(TestRow(id: replacement[0].id, key: 5))  // a repeated id: the last wins
             }
-            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            var storage = _ListStorage<TestRow>(comparator: .natural)
             storage.add(contentsOf: old)
             storage.replaceAll(with: replacement)
             var last: [Int: TestRow] = [:]
@@ -97,7 +97,7 @@ import Testing
             }
             replacement += (1_500..<1_700).map { TestRow(id: $0, key: rng.int(in: 0..<40)) }
             if seed % 2 == 0 { replacement.shuffle(using: &rng) } else { replacement.sort { $0 < $1 } }
-            var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+            var storage = _ListStorage<TestRow>(comparator: .natural)
             var oracle = ListOracle<TestRow>(sortedBy: { $0 < $1 })
             storage.add(contentsOf: old)
             oracle.add(old)

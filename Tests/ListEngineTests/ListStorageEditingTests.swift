@@ -8,7 +8,7 @@ import Testing
 /// the batch built from its records is the one found by searching both snapshots.
 @Suite(.cpuBound) struct ListStorageEditingTests {
     /// Storage holding `items` (distinct ids) in nodes of the given capacities.
-    static func storage(_ items: [TestRow], fanout: Int, comparator: @escaping @Sendable (TestRow, TestRow) -> Bool = { $0 < $1 }) -> _ListStorage<TestRow> {
+    static func storage(_ items: [TestRow], fanout: Int, comparator: _RowOrder<TestRow> = .natural) -> _ListStorage<TestRow> {
         var sequential = _ListStorage<TestRow>(comparator: comparator)
         for item in items { sequential.add(item) }
         var ids = _IDIndex<TestRow>()
@@ -257,8 +257,8 @@ import Testing
                 var ids = _IDEditor<TestRow>(run)
                 _ = storage.ids.entries._editing(with: &ids)
                 let editor = _RowEditor(
-                    owners: ids, sortedInsertions: _RowEditor.sortedInsertions(of: ids, comparator: { $0 < $1 }),
-                    sortedStoredItems: _RowEditor.sortedStoredItems(of: ids, comparator: { $0 < $1 }), comparator: { $0 < $1 })
+                    owners: ids, sortedInsertions: _RowEditor.sortedInsertions(of: ids, comparator: .natural),
+                    sortedStoredItems: _RowEditor.sortedStoredItems(of: ids, comparator: .natural), comparator: .natural)
                 return storage.rows._cut(for: editor)
             }
             // New rows around `middle`, none tied with a row or with each other.
@@ -347,10 +347,10 @@ import Testing
             run.add((0..<rng.int(in: 1..<60)).map { _ in ClashingRow(id: ClashingID(value: rng.int(in: 0..<600)), key: rng.int(in: 0..<3_000) * 3 + 1) })
             run.remove((0..<rng.int(in: 0..<30)).map { _ in ClashingID(value: rng.int(in: 0..<600)) })
             var sequentialIDs = _IDIndex<ClashingRow>()
-            var built = _ListStorage<ClashingRow>(comparator: { $0 < $1 })
+            var built = _ListStorage<ClashingRow>(comparator: .natural)
             for row in rows { built.add(row) }
             sequentialIDs.entries = _CountedBTree(Array(built.ids.entries), fanout: .init(leaf: 4, branch: 4))
-            let storage = _ListStorage(rows: _CountedBTree(Array(built.rows), fanout: .init(leaf: 4, branch: 4)), ids: sequentialIDs, comparator: { $0 < $1 })
+            let storage = _ListStorage(rows: _CountedBTree(Array(built.rows), fanout: .init(leaf: 4, branch: 4)), ids: sequentialIDs, comparator: .natural)
             var sequential = storage
             sequential.apply(run)
             if let (edited, _) = storage._editing(run) {

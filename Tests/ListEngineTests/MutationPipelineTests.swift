@@ -38,7 +38,7 @@ import Testing
 /// The delivery ledger: what reads see as renderers progress.
 @Suite struct DeliveryLedgerTests {
     func snapshot(_ version: Int) -> ListSnapshot<TestRow> {
-        var storage = _ListStorage<TestRow>(comparator: { $0 < $1 })
+        var storage = _ListStorage<TestRow>(comparator: .natural)
         storage.add(contentsOf: (0..<version).map { TestRow(id: $0, key: $0) })
         return ListSnapshot(_storage: storage, version: version)
     }

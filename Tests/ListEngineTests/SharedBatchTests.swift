@@ -69,7 +69,7 @@ private final class QuickRenderer: ListRenderer {
     @Test("a shared batch is dropped by the last holder to finish")
     func droppedByLastHolder() {
         let log = ReleaseLog()
-        let comparator: @Sendable (ProbedRow, ProbedRow) -> Bool = { $0 < $1 }
+        let comparator = _RowOrder<ProbedRow>.natural
         var storage = _ListStorage<ProbedRow>(comparator: comparator)
         storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
         let batch = ChangeBatch._compute(

@@ -23,7 +23,7 @@ public struct ListSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     }
 
     /// The empty snapshot at version 0, ordered by `comparator`.
-    @inlinable static func empty(comparator: @escaping _ListStorage<Item>.Comparator) -> Self {
+    @inlinable static func empty(comparator: _RowOrder<Item>) -> Self {
         Self(_storage: _ListStorage(comparator: comparator), version: 0)
     }
 

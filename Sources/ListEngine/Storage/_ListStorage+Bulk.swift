@@ -39,7 +39,7 @@ extension _ListStorage {
     ///   sorted), O(*n*) hashes and integer operations, plus O(*m*) for *m* entries in
     ///   `stored`.
     @inlinable static func _build(
-        _ items: [Item], comparator: @escaping Comparator, checkingTies: Bool = true, keepingEqualItemsOf stored: _IDIndex<Item>? = nil
+        _ items: [Item], comparator: _RowOrder<Item>, checkingTies: Bool = true, keepingEqualItemsOf stored: _IDIndex<Item>? = nil
     ) -> _Built? {
         // The id index (hash, check ids, build) and the sort of each half of the rows
         // need nothing from each other, so large inputs do them on separate threads;
@@ -118,7 +118,7 @@ extension _ListStorage {
 
     /// The positions `range` of `items`, sorted stably by `comparator`. Positions are
     /// `Int32`s: half the memory of `Int`s at the moment a bulk build peaks.
-    @inlinable static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: Comparator) -> [Int32] {
+    @inlinable static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: _RowOrder<Item>) -> [Int32] {
         var order = range.map { Int32(truncatingIfNeeded: $0) }
         items.withUnsafeBufferPointer { items in
             order.sort { comparator(items[Int($0)], items[Int($1)]) }  // stable: ties keep arrival order
@@ -128,7 +128,7 @@ extension _ListStorage {
 
     /// Two sorted runs of positions merged stably: the first run's items come first
     /// among ties, as they arrived first.
-    @inlinable static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: Comparator) -> [Int32] {
+    @inlinable static func _merged(_ items: [Item], _ runs: (first: [Int32], second: [Int32]), comparator: _RowOrder<Item>) -> [Int32] {
         let (first, second) = runs
         guard !first.isEmpty, !second.isEmpty else { return first.isEmpty ? second : first }
         var order: [Int32] = []
@@ -155,7 +155,7 @@ extension _ListStorage {
     }
 
     /// Whether every item sorts strictly before the next.
-    @inlinable static func _isStrictlyIncreasing(_ items: [Item], comparator: Comparator) -> Bool {
+    @inlinable static func _isStrictlyIncreasing(_ items: [Item], comparator: _RowOrder<Item>) -> Bool {
         guard var previous = items.first else { return true }
         for position in items.indices.dropFirst() {
             let item = items[position]
@@ -166,7 +166,7 @@ extension _ListStorage {
     }
 
     /// Whether every item in `order` sorts strictly before the next.
-    @inlinable static func _isStrictlyIncreasing(_ items: [Item], _ order: [Int32], comparator: Comparator) -> Bool {
+    @inlinable static func _isStrictlyIncreasing(_ items: [Item], _ order: [Int32], comparator: _RowOrder<Item>) -> Bool {
         guard var previous = order.first.map({ items[Int($0)] }) else { return true }
         for position in order.dropFirst() {
             let item = items[Int(position)]

@@ -284,7 +284,7 @@ extension _ListStorage {
 
     /// The edits, in row order.
     @usableFromInline var edits: [Edit] = []
-    @usableFromInline let areInIncreasingOrder: _ListStorage<Item>.Comparator
+    @usableFromInline let areInIncreasingOrder: _RowOrder<Item>
     @usableFromInline var edited: _EditedRows
 
     /// The last row written before the current leaf: an element, or the last of a kept
@@ -305,7 +305,7 @@ extension _ListStorage {
     /// Every item the calls place, as insert edits sorted stably by row order: the
     /// owners' new items, found from the calls alone. Those that stay where they are
     /// (``_staysInPlace(_:_:)``) are skipped when the edits are merged.
-    @inlinable static func sortedInsertions(of ids: _IDEditor<Item>, comparator: _ListStorage<Item>.Comparator) -> [Edit] {
+    @inlinable static func sortedInsertions(of ids: _IDEditor<Item>, comparator: _RowOrder<Item>) -> [Edit] {
         var insertions: [Edit] = []
         insertions.reserveCapacity(ids.editCount)
         for owner in 0 ..< ids.editCount {
@@ -320,7 +320,7 @@ extension _ListStorage {
     /// The stored items of the owners of `ids` after the id pass, as edits sorted by row
     /// order: a removal for each item that goes or changes, a find for each that stays.
     /// Ties: finds before removals, then call order.
-    @inlinable static func sortedStoredItems(of ids: _IDEditor<Item>, comparator: _ListStorage<Item>.Comparator) -> [Edit] {
+    @inlinable static func sortedStoredItems(of ids: _IDEditor<Item>, comparator: _RowOrder<Item>) -> [Edit] {
         var stored: [Edit] = []
         stored.reserveCapacity(ids.editCount)
         for owner in 0 ..< ids.editCount {
@@ -343,7 +343,7 @@ extension _ListStorage {
     /// The editor for the owners of `ids` after the id pass, given their new items
     /// sorted by ``sortedInsertions(of:comparator:)`` and their stored items sorted by
     /// ``sortedStoredItems(of:comparator:)``.
-    @inlinable init(owners ids: _IDEditor<Item>, sortedInsertions: [Edit], sortedStoredItems stored: [Edit], comparator: @escaping _ListStorage<Item>.Comparator) {
+    @inlinable init(owners ids: _IDEditor<Item>, sortedInsertions: [Edit], sortedStoredItems stored: [Edit], comparator: _RowOrder<Item>) {
         areInIncreasingOrder = comparator
         edited = _EditedRows(owners: ids.editCount)
         var isPlaced = [Bool](repeating: false, count: ids.editCount)

@@ -8,16 +8,16 @@
 
     @usableFromInline var rows: _CountedBTree<Item>
     @usableFromInline var ids: _IDIndex<Item>
-    @usableFromInline var areInIncreasingOrder: Comparator
+    @usableFromInline var areInIncreasingOrder: _RowOrder<Item>
 
-    @inlinable init(comparator: @escaping Comparator) {
+    @inlinable init(comparator: _RowOrder<Item>) {
         rows = _CountedBTree()
         ids = _IDIndex()
         areInIncreasingOrder = comparator
     }
 
     /// Storage made of rows and an id index that hold the same items.
-    @inlinable init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: @escaping Comparator) {
+    @inlinable init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: _RowOrder<Item>) {
         self.rows = rows
         self.ids = ids
         areInIncreasingOrder = comparator
@@ -162,7 +162,7 @@
         var items = Array(rows)
         items.sort(by: comparator)  // stable: ties keep their current order
         rows = _CountedBTree(items)
-        areInIncreasingOrder = comparator
+        areInIncreasingOrder = _RowOrder(comparator)
         _checkInvariants()
     }
 }
