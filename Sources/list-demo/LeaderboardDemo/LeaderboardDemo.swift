@@ -26,7 +26,7 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
     let feedEventsPlayed = Atomic<Int>(0)
 
     init(loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], renderer: TerminalListRenderer<Player>, options: DemoOptions) {
-        board = ListDataSource<Player>(sortedBy: Player.byScore)
+        board = ListDataSource<Player>()  // Player's `<`: the server's order, Player.byScore
         failures = FailureSwitch()
         paginator = Paginator(
             dataSource: board,
