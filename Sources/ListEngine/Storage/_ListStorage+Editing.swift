@@ -319,19 +319,20 @@ extension _ListStorage {
 
     /// The stored items of the owners of `ids` after the id pass, as edits sorted by row
     /// order: a removal for each item that goes or changes, a find for each that stays.
-    /// Ties: finds before removals, then call order.
+    /// Ties: finds before removals, then owner order (ascending id hash).
     @inlinable static func sortedStoredItems(of ids: _IDEditor<Item>, comparator: _RowOrder<Item>) -> [Edit] {
         var stored: [Edit] = []
         stored.reserveCapacity(ids.editCount)
-        for owner in 0 ..< ids.editCount {
-            guard let old = ids.oldItems[owner] else { continue }
-            stored.append(Edit(key: old, kind: _staysInPlace(owner, ids) ? .find : .remove, owner: owner))
+        // Finds first, then removals, each in owner order: the stable sort by row order
+        // alone then leaves ties in the order wanted, with one comparison per step
+        // instead of two.
+        for kind in [Kind.find, .remove] {
+            for owner in 0 ..< ids.editCount {
+                guard let old = ids.oldItems[owner], (_staysInPlace(owner, ids) ? Kind.find : .remove) == kind else { continue }
+                stored.append(Edit(key: old, kind: kind, owner: owner))
+            }
         }
-        stored.sort {
-            if comparator($0.key, $1.key) { return true }
-            if comparator($1.key, $0.key) { return false }
-            return $0.kind.rawValue < $1.kind.rawValue
-        }
+        stored.sort { comparator($0.key, $1.key) }
         return stored
     }
 
