@@ -46,4 +46,27 @@ import Testing
             }
         }
     }
+
+    @Test("the subsequence the moves leave in place is strictly increasing and as long as any")
+    func longestIncreasingSubsequence() {
+        for seed in UInt64(0)..<2_000 {
+            var rng = SplitMix64(seed: seed &+ 90_000)
+            let count = rng.int(in: 0..<60)
+            // Mostly increasing (the fast path) or random, with repeated values.
+            let values: [Int] = rng.chance(0.5)
+                ? (0..<count).map { rng.chance(0.9) ? $0 * 2 : rng.int(in: 0..<(2 * count + 1)) }
+                : (0..<count).map { _ in rng.int(in: 0..<20) }
+            let mask = _longestIncreasingSubsequenceMask(values)
+            let kept = zip(values, mask).filter(\.1).map(\.0)
+            #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 }, "seed \(seed): \(values) kept \(kept)")
+            // The longest length, by the quadratic recurrence.
+            var longestEndingAt = [Int](repeating: 1, count: count)
+            for end in 0..<count {
+                for start in 0..<end where values[start] < values[end] {
+                    longestEndingAt[end] = max(longestEndingAt[end], longestEndingAt[start] + 1)
+                }
+            }
+            #expect(kept.count == (longestEndingAt.max() ?? 0), "seed \(seed): \(values) kept \(kept)")
+        }
+    }
 }

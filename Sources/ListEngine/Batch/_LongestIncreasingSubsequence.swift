@@ -6,7 +6,8 @@
 /// one subsequence of maximal length.
 ///
 /// - Returns: a mask, `true` at the indices that belong to the subsequence.
-/// - Complexity: O(*k* log *k*) comparisons, *k* = `values.count`.
+/// - Complexity: O(*k* log *k*) comparisons, *k* = `values.count`; O(*k*) when every value
+///   exceeds the one before it, as when most rows stay in place.
 @inlinable func _longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
     var tails: [Int] = []
     var tailValues: [Int] = []  // values[tails[k]], kept beside tails so the search reads one array
@@ -14,6 +15,13 @@
     tailValues.reserveCapacity(min(values.count, 1024))
     var predecessor = [Int](repeating: -1, count: values.count)
     for (index, value) in values.enumerated() {
+        // Mostly increasing input (most rows stay) extends the longest run: no search.
+        if let last = tailValues.last, last < value {
+            predecessor[index] = tails[tails.count - 1]
+            tails.append(index)
+            tailValues.append(value)
+            continue
+        }
         var low = 0, high = tailValues.count
         while low < high {
             let mid = (low + high) / 2
