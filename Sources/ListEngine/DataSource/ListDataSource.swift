@@ -3,8 +3,9 @@ import Synchronization
 
 /// A sorted, deduplicated list of items that tells renderers exactly what changed.
 ///
-/// The list holds at most one item per id, always in row order (`<`, or the comparator
-/// given to ``init(_:sortedBy:)`` or ``sort(by:)``). Mutations never block the caller:
+/// The list holds at most one item per id, always in row order: the items' `<` for a
+/// list made with ``init(_:)`` or ``init()``, or the comparator given to
+/// ``init(_:sortedBy:)``, ``init(sortedBy:)`` or ``sort(by:)``. Mutations never block the caller:
 /// they are queued to one private serial background queue (the *diff queue*), applied
 /// in submission order, and turned into ``ChangeBatch``es that every attached
 /// ``ListRenderer`` receives in version order, exactly once, on its own queue.
