@@ -127,9 +127,14 @@ def main():
     print(f"ok: closed /events connections are removed from the hub while the list stays at v{after['version']}")
 
 
-if __name__ == "__main__":
+def run(check):
+    """Runs a check's `main`; a failed check prints FAIL and exits with status 1."""
     try:
-        main()
+        check()
     except CheckFailed as failure:
         print(f"FAIL: {failure}", file=sys.stderr)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    run(main)

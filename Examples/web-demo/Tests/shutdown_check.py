@@ -15,11 +15,10 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.parse
 
-from http_check import CheckFailed, status, wait_for
+from http_check import CheckFailed, run, status, wait_for
 
 
 def main():
@@ -63,8 +62,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except CheckFailed as failure:
-        print(f"FAIL: {failure}", file=sys.stderr)
-        sys.exit(1)
+    run(main)

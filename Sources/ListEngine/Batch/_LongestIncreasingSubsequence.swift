@@ -15,14 +15,9 @@
     tailValues.reserveCapacity(min(values.count, 1024))
     var predecessor = [Int](repeating: -1, count: values.count)
     for (index, value) in values.enumerated() {
-        // Mostly increasing input (most rows stay) extends the longest run: no search.
-        if let last = tailValues.last, last < value {
-            predecessor[index] = tails[tails.count - 1]
-            tails.append(index)
-            tailValues.append(value)
-            continue
-        }
         var low = 0, high = tailValues.count
+        // Mostly increasing input (most rows stay) extends the longest run: no search.
+        if let last = tailValues.last, last < value { low = high }
         while low < high {
             let mid = (low + high) / 2
             if tailValues[mid] < value { low = mid + 1 } else { high = mid }

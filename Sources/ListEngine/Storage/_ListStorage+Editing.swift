@@ -321,17 +321,20 @@ extension _ListStorage {
     /// order: a removal for each item that goes or changes, a find for each that stays.
     /// Ties: finds before removals, then owner order (ascending id hash).
     @inlinable static func sortedStoredItems(of ids: _IDEditor<Item>, comparator: _RowOrder<Item>) -> [Edit] {
-        var stored: [Edit] = []
-        stored.reserveCapacity(ids.editCount)
         // Finds first, then removals, each in owner order: the stable sort by row order
         // alone then leaves ties in the order wanted, with one comparison per step
         // instead of two.
-        for kind in [Kind.find, .remove] {
-            for owner in 0 ..< ids.editCount {
-                guard let old = ids.oldItems[owner], (_staysInPlace(owner, ids) ? Kind.find : .remove) == kind else { continue }
-                stored.append(Edit(key: old, kind: kind, owner: owner))
+        var stored: [Edit] = [], removals: [Edit] = []
+        stored.reserveCapacity(ids.editCount)
+        for owner in 0 ..< ids.editCount {
+            guard let old = ids.oldItems[owner] else { continue }
+            if _staysInPlace(owner, ids) {
+                stored.append(Edit(key: old, kind: .find, owner: owner))
+            } else {
+                removals.append(Edit(key: old, kind: .remove, owner: owner))
             }
         }
+        stored.append(contentsOf: removals)
         stored.sort { comparator($0.key, $1.key) }
         return stored
     }

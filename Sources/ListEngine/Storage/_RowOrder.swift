@@ -11,14 +11,10 @@
     @usableFromInline let comparator: (@Sendable (Item, Item) -> Bool)?
 
     /// The items' own order, `<`.
-    @inlinable static var natural: Self { Self(comparator: nil) }
+    @inlinable static var natural: Self { Self(nil) }
 
-    /// The order given by `comparator`.
-    @inlinable init(_ comparator: @escaping @Sendable (Item, Item) -> Bool) {
-        self.init(comparator: comparator)
-    }
-
-    @inlinable init(comparator: (@Sendable (Item, Item) -> Bool)?) {
+    /// The order given by `comparator`, or the items' `<` when it is `nil`.
+    @inlinable init(_ comparator: (@Sendable (Item, Item) -> Bool)?) {
         self.comparator = comparator
     }
 
