@@ -109,13 +109,34 @@ import Testing
         }
     }
 
-    @Test("sorting slots by hash keeps the order of equal hashes, in the standard and the radix sort", arguments: [1_000, 4_096, 4_097, 50_000])
+    @Test("sorting slots by hash keeps the order of equal hashes, in the standard and the bucket sort", arguments: [1_000, 4_096, 4_097, 50_000])
     func sortByHashIsStable(count: Int) {
         var rng = SplitMix64(seed: UInt64(count))
         // Few distinct hashes, negative and positive, so that most slots tie.
         let hashes = (0 ..< 40).map { _ in Int(bitPattern: UInt(rng.next())) }
         var slots = (0 ..< count).map { _HashSlot(hash: hashes[rng.int(in: 0 ..< hashes.count)], index: $0) }
         let expected = slots.map { ($0.hash, $0.index) }.sorted { $0 < $1 }
+        _sortByHash(&slots)
+        #expect(slots.map { ($0.hash, $0.index) }.elementsEqual(expected) { $0 == $1 })
+    }
+
+    /// Hashes spread over the whole range (as `Hasher` gives) are sorted in buckets;
+    /// hashes crowded into a narrow range (all in one bucket) make the bucket sort give
+    /// up, and the radix sort finishes. Both orders are sorted and stable.
+    @Test("sorting slots by hash: buckets for spread hashes, radix passes for crowded ones", arguments: [false, true])
+    func sortByHashFallsBackForCrowdedHashes(crowded: Bool) {
+        var rng = SplitMix64(seed: crowded ? 7 : 8)
+        let count = 30_000
+        var slots = (0 ..< count).map { index -> _HashSlot in
+            // A tenth of the slots repeat an earlier hash, so that stability is tested too.
+            let hash = crowded ? rng.int(in: -5_000 ..< 5_000) : Int(bitPattern: UInt(rng.next()))
+            return _HashSlot(hash: hash, index: index)
+        }
+        for index in stride(from: 10, to: count, by: 10) { slots[index].hash = slots[rng.int(in: 0 ..< index)].hash }
+        let expected = slots.map { ($0.hash, $0.index) }.sorted { $0 < $1 }
+        var bucketed = slots
+        #expect(_sortByHashInBuckets(&bucketed) == !crowded)
+        #expect(bucketed.map(\.hash).sorted() == expected.map(\.0), "the bucket sort loses or adds slots")
         _sortByHash(&slots)
         #expect(slots.map { ($0.hash, $0.index) }.elementsEqual(expected) { $0 == $1 })
     }

@@ -99,6 +99,9 @@ extension ChangeBatch {
     /// walk leaves unpaired are matched by id through a dictionary. The rows that stay
     /// are a longest increasing subsequence of old offsets in new order.
     ///
+    /// The walk reads the snapshots' trees in place; only the unpaired rows are kept
+    /// aside, with their offsets.
+    ///
     /// When `movable` is given, only those rows may move: a touched survivor can stay
     /// only where the number of untouched survivors before it is the same in both
     /// snapshots, as in the incremental path.
@@ -107,57 +110,71 @@ extension ChangeBatch {
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
     @inlinable static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
-        let oldRows = old._storage.rows._array, newRows = new._storage.rows._array
+        let oldCount = old.count, newCount = new.count
         let less = new._storage.areInIncreasingOrder
-        var sourceOfNew = [Int](repeating: -1, count: newRows.count)
-        var survivesOld = [Bool](repeating: false, count: oldRows.count)
-        var unpairedOld: [Int] = [], unpairedNew: [Int] = []
-        var isReloaded = [Bool](repeating: false, count: newRows.count)
-        // Each row is read into a local once per step of the walk, not once per comparison.
+        var sourceOfNew = [Int](repeating: -1, count: newCount)
+        var survivesOld = [Bool](repeating: false, count: oldCount)
+        var unpairedOld: [(offset: Int, item: Item)] = [], unpairedNew: [(offset: Int, item: Item)] = []
+        var isReloaded = [Bool](repeating: false, count: newCount)
+        // With `movable`: per new offset, whether the row survives and was not touched.
+        var isUntouchedAt = [Bool](repeating: false, count: movable == nil ? 0 : newCount)
+        func pair(_ oldOffset: Int, _ oldRow: Item, with newOffset: Int, _ newRow: Item) {
+            sourceOfNew[newOffset] = oldOffset
+            survivesOld[oldOffset] = true
+            isReloaded[newOffset] = oldRow != newRow
+            if let movable { isUntouchedAt[newOffset] = !movable.contains(newRow.id) }
+        }
         // The same id on both sides pairs at once; only different ids need the order.
+        var oldRows = old._storage.rows.makeIterator(), newRows = new._storage.rows.makeIterator()
         var i = 0, j = 0
-        if !oldRows.isEmpty && !newRows.isEmpty {
-            var oldRow = oldRows[0], newRow = newRows[0]
-            while true {
-                var advanceOld = true, advanceNew = true
-                if oldRow.id == newRow.id {
-                    sourceOfNew[j] = i
-                    survivesOld[i] = true
-                    isReloaded[j] = oldRow != newRow
-                } else if less(oldRow, newRow) {
-                    unpairedOld.append(i)
-                    advanceNew = false
-                } else if less(newRow, oldRow) {
-                    unpairedNew.append(j)
-                    advanceOld = false
-                } else {
-                    unpairedOld.append(i)
-                    unpairedNew.append(j)
-                }
-                if advanceOld { i += 1 }
-                if advanceNew { j += 1 }
-                guard i < oldRows.count && j < newRows.count else { break }
-                if advanceOld { oldRow = oldRows[i] }
-                if advanceNew { newRow = newRows[j] }
+        var nextOld = oldRows.next(), nextNew = newRows.next()
+        while let oldRow = nextOld, let newRow = nextNew {
+            var advanceOld = true, advanceNew = true
+            if oldRow.id == newRow.id {
+                pair(i, oldRow, with: j, newRow)
+            } else if less(oldRow, newRow) {
+                unpairedOld.append((i, oldRow))
+                advanceNew = false
+            } else if less(newRow, oldRow) {
+                unpairedNew.append((j, newRow))
+                advanceOld = false
+            } else {
+                unpairedOld.append((i, oldRow))
+                unpairedNew.append((j, newRow))
+            }
+            if advanceOld {
+                i += 1
+                nextOld = oldRows.next()
+            }
+            if advanceNew {
+                j += 1
+                nextNew = newRows.next()
             }
         }
-        if i < oldRows.count { unpairedOld.append(contentsOf: i ..< oldRows.count) }
-        if j < newRows.count { unpairedNew.append(contentsOf: j ..< newRows.count) }
+        while let oldRow = nextOld {
+            unpairedOld.append((i, oldRow))
+            i += 1
+            nextOld = oldRows.next()
+        }
+        while let newRow = nextNew {
+            unpairedNew.append((j, newRow))
+            j += 1
+            nextNew = newRows.next()
+        }
         if !unpairedOld.isEmpty && !unpairedNew.isEmpty {
-            var oldOffsets = [Item.ID: Int](minimumCapacity: unpairedOld.count)
-            for offset in unpairedOld { oldOffsets[oldRows[offset].id] = offset }
-            for offset in unpairedNew {
-                if let source = oldOffsets[newRows[offset].id] {
-                    sourceOfNew[offset] = source
-                    survivesOld[source] = true
-                    isReloaded[offset] = oldRows[source] != newRows[offset]
+            var oldPlaces = [Item.ID: Int](minimumCapacity: unpairedOld.count)
+            for (place, row) in unpairedOld.enumerated() { oldPlaces[row.item.id] = place }
+            for row in unpairedNew {
+                if let place = oldPlaces[row.item.id] {
+                    let source = unpairedOld[place]
+                    pair(source.offset, source.item, with: row.offset, row.item)
                 }
             }
         }
 
         var insertions: [Int] = [], reloads: [Int] = []
         var survivors: [(old: Int, new: Int)] = []
-        survivors.reserveCapacity(min(oldRows.count, newRows.count))
+        survivors.reserveCapacity(min(oldCount, newCount))
         for (offset, source) in sourceOfNew.enumerated() {
             if source < 0 {
                 insertions.append(offset)
@@ -168,23 +185,21 @@ extension ChangeBatch {
         }
         let deletions = survivesOld.indices.filter { !survivesOld[$0] }
         var moves: [ListMove] = []
-        if let movable {
+        if movable != nil {
             // Untouched survivors keep their relative order; count them before each row.
-            var isUntouched = [Bool](repeating: false, count: survivors.count)
-            var untouchedBeforeOld = [Int](repeating: 0, count: oldRows.count + 1)
-            var untouchedOldAt = [Bool](repeating: false, count: oldRows.count)
-            for (index, survivor) in survivors.enumerated() where !movable.contains(newRows[survivor.new].id) {
-                isUntouched[index] = true
+            var untouchedBeforeOld = [Int](repeating: 0, count: oldCount + 1)
+            var untouchedOldAt = [Bool](repeating: false, count: oldCount)
+            for survivor in survivors where isUntouchedAt[survivor.new] {
                 untouchedOldAt[survivor.old] = true
             }
-            for offset in oldRows.indices {
+            for offset in 0 ..< oldCount {
                 untouchedBeforeOld[offset + 1] = untouchedBeforeOld[offset] + (untouchedOldAt[offset] ? 1 : 0)
             }
             // Survivors are in new order, so a running count gives the new side.
             var candidates: [(old: Int, new: Int)] = []
             var untouchedBeforeNew = 0
-            for (index, survivor) in survivors.enumerated() {
-                if isUntouched[index] {
+            for survivor in survivors {
+                if isUntouchedAt[survivor.new] {
                     untouchedBeforeNew += 1
                 } else if untouchedBeforeOld[survivor.old] == untouchedBeforeNew {
                     candidates.append(survivor)

@@ -46,6 +46,23 @@ extension _CountedBTree {
             return nextLeaf()
         }
 
+        /// Whether the iterator has passed the last element.
+        ///
+        /// With ``_skip()``, this lets a walk read the current element in place,
+        /// `leaf[index]`, instead of copying it out with ``Iterator/next()``.
+        ///
+        /// - Complexity: O(1).
+        @inlinable var _isAtEnd: Bool { index >= leaf.count }
+
+        /// Moves past the current element without reading it.
+        ///
+        /// - Precondition: `!_isAtEnd`.
+        /// - Complexity: O(1) amortized.
+        @inlinable mutating func _skip() {
+            index += 1
+            if index == leaf.count, nextLeaf() != nil { index = 0 }
+        }
+
         /// Moves to the first element of the next leaf and returns it, or returns `nil`
         /// when there is no next leaf.
         @inlinable mutating func nextLeaf() -> Element? {

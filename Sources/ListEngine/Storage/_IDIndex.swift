@@ -228,26 +228,29 @@ extension _IDIndex where Item: Equatable {
         var byHash: [Item] = []
         byHash.reserveCapacity(slots.count)
         for slot in slots { byHash.append(items[slot.index]) }
-        var storedEntries = stored.entries.makeIterator()
-        var next = storedEntries.next()
-        // The stored entries whose hash is the current slot's (almost always one or none).
-        var run: [_IDEntry<Item>] = []
-        var runHash: Int? = nil
+        // The stored entries are read in place, at a cursor that stops at the first
+        // entry whose hash is not below the current slot's; ids sharing a hash (almost
+        // never) are looked for further on without moving it.
+        var cursor = stored.entries.makeIterator()
         var taken: [(index: Int, item: Item)] = []
         entries = _CountedBTree(count: slots.count) { position in
             let slot = slots[position], item = byHash[position]
-            if slot.hash != runHash {
-                run.removeAll(keepingCapacity: true)
-                while let entry = next, entry.hash < slot.hash { next = storedEntries.next() }
-                while let entry = next, entry.hash == slot.hash {
-                    run.append(entry)
-                    next = storedEntries.next()
-                }
-                runHash = slot.hash
-            }
-            guard let entry = run.first(where: { $0.item.id == item.id }), entry.item == item else {
+            while !cursor._isAtEnd && cursor.leaf[cursor.index].hash < slot.hash { cursor._skip() }
+            guard !cursor._isAtEnd && cursor.leaf[cursor.index].hash == slot.hash else {
                 return _IDEntry(hash: slot.hash, item: item)
             }
+            var entry = cursor.leaf[cursor.index]
+            if entry.item.id != item.id {
+                var match = cursor
+                repeat {
+                    match._skip()
+                    guard !match._isAtEnd && match.leaf[match.index].hash == slot.hash else {
+                        return _IDEntry(hash: slot.hash, item: item)
+                    }
+                    entry = match.leaf[match.index]
+                } while entry.item.id != item.id
+            }
+            guard entry.item == item else { return _IDEntry(hash: slot.hash, item: item) }
             if !_haveTheSameBits(entry.item, item) { taken.append((slot.index, entry.item)) }
             return entry
         }
