@@ -166,8 +166,16 @@ extension ListDataSource {
     ///
     /// A run that is the first change since the last batch, and names enough rows for
     /// one pass over the touched leaves to beat finding each row, is applied in bulk; the
-    /// pass also records where each row was and is, so the batch needs no searches.
+    /// pass also records where each row was and is, so the batch needs no searches. So
+    /// does a first change that adds one item, placed on its own.
     @inlinable func _apply(_ run: _EditRun<Item>, touched: inout _TouchedRows<Item.ID>?) {
+        if touched == nil, run.calls.count == 1, case .add(let items) = run.calls[0], items.count == 1 {
+            // An item equal to the stored one changes nothing, and so touches nothing.
+            if let (old, new) = _working.storage._place(items[0]) {
+                touched = .edited(_EditedRows(oneRowFrom: old, to: new))
+            }
+            return
+        }
         let rowCount = _working.storage.count
         if touched == nil, run.count >= _bulkEditThreshold, run.count * 8 < rowCount,
            let (storage, edited) = _working.storage._editing(run) {
@@ -203,8 +211,9 @@ extension ListDataSource {
             set.formUnion(ids)
             touched = .ids(set)
         case .edited:
-            // Not reached: a bulk edit is only made first after a batch, and the
-            // drain applies all consecutive calls at once. Every row may move.
+            // Not reached: a run is only applied with offsets when it is the first
+            // change after a batch, and the drain applies all consecutive calls at
+            // once. Every row may move.
             touched = .all
         case nil:
             touched = .ids(Set(ids))

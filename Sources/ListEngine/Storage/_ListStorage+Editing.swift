@@ -47,6 +47,16 @@
         oldOrder = []
         newOrder = []
     }
+
+    /// One row that was at `oldOffset` (`nil`: its id was not there) and is at
+    /// `newOffset`; an item that was there changed.
+    @inlinable init(oneRowFrom oldOffset: Int?, to newOffset: Int) {
+        oldOffsets = [oldOffset ?? -1]
+        newOffsets = [newOffset]
+        isChanged = [oldOffset != nil]
+        oldOrder = oldOffset == nil ? [] : [0]
+        newOrder = [0]
+    }
 }
 
 extension _ListStorage {

@@ -77,25 +77,37 @@
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
     @inlinable mutating func add(_ item: Item) -> Bool {
+        _place(item) != nil
+    }
+
+    /// Adds one item with the contract's meaning and says where its row was and is:
+    /// `old` is `nil` for a new id; the result is `nil` when nothing changed (the stored
+    /// item equals `item`).
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @inlinable mutating func _place(_ item: Item) -> (old: Int?, new: Int)? {
         let location = ids.locate(item.id)
         guard let stored = location.item else {
-            rows.insert(item, at: upperBound(of: item))
+            let place = upperBound(of: item)
+            rows.insert(item, at: place)
             ids.update(item, at: location)
-            return true
+            return (nil, place)
         }
-        if stored == item { return false }
+        if stored == item { return nil }
         let position = position(ofStored: stored)
         let less = areInIncreasingOrder
         let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
         let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
+        var place = position
         if fitsAfterPrevious && fitsBeforeNext {
             rows[position] = item
         } else {
             rows.remove(at: position)
-            rows.insert(item, at: upperBound(of: item))
+            place = upperBound(of: item)
+            rows.insert(item, at: place)
         }
         ids.update(item, at: location)
-        return true
+        return (position, place)
     }
 
     /// Adds items one at a time, left to right.
