@@ -115,6 +115,10 @@ extension ChangeBatch {
         var sourceOfNew = [Int](repeating: -1, count: newCount)
         var survivesOld = [Bool](repeating: false, count: oldCount)
         var unpairedOld: [(offset: Int, item: Item)] = [], unpairedNew: [(offset: Int, item: Item)] = []
+        // Room for every row: untouched memory costs nothing, and a re-sort leaves
+        // nearly every row unpaired, which growing by doubling would copy twice over.
+        unpairedOld.reserveCapacity(oldCount)
+        unpairedNew.reserveCapacity(newCount)
         var isReloaded = [Bool](repeating: false, count: newCount)
         // With `movable`: per new offset, whether the row survives and was not touched.
         var isUntouchedAt = [Bool](repeating: false, count: movable == nil ? 0 : newCount)
@@ -125,41 +129,47 @@ extension ChangeBatch {
             if let movable { isUntouchedAt[newOffset] = !movable.contains(newRow.id) }
         }
         // The same id on both sides pairs at once; only different ids need the order.
+        // Each row is read from its leaf into a local once per step of the walk.
         var oldRows = old._storage.rows.makeIterator(), newRows = new._storage.rows.makeIterator()
         var i = 0, j = 0
-        var nextOld = oldRows.next(), nextNew = newRows.next()
-        while let oldRow = nextOld, let newRow = nextNew {
-            var advanceOld = true, advanceNew = true
-            if oldRow.id == newRow.id {
-                pair(i, oldRow, with: j, newRow)
-            } else if less(oldRow, newRow) {
-                unpairedOld.append((i, oldRow))
-                advanceNew = false
-            } else if less(newRow, oldRow) {
-                unpairedNew.append((j, newRow))
-                advanceOld = false
-            } else {
-                unpairedOld.append((i, oldRow))
-                unpairedNew.append((j, newRow))
-            }
-            if advanceOld {
-                i += 1
-                nextOld = oldRows.next()
-            }
-            if advanceNew {
-                j += 1
-                nextNew = newRows.next()
+        if !oldRows._isAtEnd && !newRows._isAtEnd {
+            var oldRow = oldRows.leaf[oldRows.index], newRow = newRows.leaf[newRows.index]
+            while true {
+                var advanceOld = true, advanceNew = true
+                if oldRow.id == newRow.id {
+                    pair(i, oldRow, with: j, newRow)
+                } else if less(oldRow, newRow) {
+                    unpairedOld.append((i, oldRow))
+                    advanceNew = false
+                } else if less(newRow, oldRow) {
+                    unpairedNew.append((j, newRow))
+                    advanceOld = false
+                } else {
+                    unpairedOld.append((i, oldRow))
+                    unpairedNew.append((j, newRow))
+                }
+                if advanceOld {
+                    i += 1
+                    oldRows._skip()
+                }
+                if advanceNew {
+                    j += 1
+                    newRows._skip()
+                }
+                guard !oldRows._isAtEnd && !newRows._isAtEnd else { break }
+                if advanceOld { oldRow = oldRows.leaf[oldRows.index] }
+                if advanceNew { newRow = newRows.leaf[newRows.index] }
             }
         }
-        while let oldRow = nextOld {
-            unpairedOld.append((i, oldRow))
+        while !oldRows._isAtEnd {
+            unpairedOld.append((i, oldRows.leaf[oldRows.index]))
             i += 1
-            nextOld = oldRows.next()
+            oldRows._skip()
         }
-        while let newRow = nextNew {
-            unpairedNew.append((j, newRow))
+        while !newRows._isAtEnd {
+            unpairedNew.append((j, newRows.leaf[newRows.index]))
             j += 1
-            nextNew = newRows.next()
+            newRows._skip()
         }
         if !unpairedOld.isEmpty && !unpairedNew.isEmpty {
             var oldPlaces = [Item.ID: Int](minimumCapacity: unpairedOld.count)
