@@ -94,7 +94,10 @@ def main():
         raise CheckFailed("an unknown path is not 404")
     print("ok: another method on a known path is 405 with Allow; an unknown path is 404")
 
-    # 3. POST /retry answers the status; with no failed load it changes nothing.
+    # 3. POST /retry answers the status; with no failed load it changes nothing. The
+    # first page is still loading when the server has just started: wait for it, so
+    # that the status cannot change between the two requests.
+    wait_for("the first page has loaded", lambda: status(base)["pagination"] != "loading", timeout=30)
     code, _, body = request(base, "POST", "/retry")
     if code != 200 or json.loads(body)["pagination"] != status(base)["pagination"]:
         raise CheckFailed(f"POST /retry: {code} {body[:200]!r}")
