@@ -261,7 +261,7 @@ extension _ListStorage {
     if !_sortByHashInBuckets(&slots) { _sortByHashInRadixPasses(&slots) }
 }
 
-/// The key whose unsigned order is the signed order of `hash`.
+/// The key whose unsigned order is the signed order of `hash` (the sign bit flipped).
 @inlinable func _unsignedKey(_ hash: Int) -> UInt64 { UInt64(bitPattern: Int64(hash)) ^ (1 << 63) }
 
 /// Deals the slots into about as many buckets as there are slots, by the top bits of
@@ -280,18 +280,7 @@ extension _ListStorage {
     let dealt = [_HashSlot](unsafeUninitializedCapacity: count) { target, initialized in
         slots.withUnsafeBufferPointer { source in
             offsets.withUnsafeMutableBufferPointer { offsets in
-                for slot in source { offsets[Int(truncatingIfNeeded: _unsignedKey(slot.hash) >> shift)] += 1 }
-                var start = 0
-                for bucket in offsets.indices {
-                    let size = offsets[bucket]
-                    offsets[bucket] = start
-                    start += size
-                }
-                for slot in source {
-                    let bucket = Int(truncatingIfNeeded: _unsignedKey(slot.hash) >> shift)
-                    target.baseAddress.unsafelyUnwrapped.advanced(by: offsets[bucket]).initialize(to: slot)
-                    offsets[bucket] += 1
-                }
+                _deal(source, into: target, offsets: offsets) { Int(truncatingIfNeeded: _unsignedKey($0.hash) >> shift) }
             }
         }
         initialized = count
@@ -321,33 +310,44 @@ extension _ListStorage {
 ///
 /// - Complexity: O(*n*).
 @inlinable func _sortByHashInRadixPasses(_ slots: inout [_HashSlot]) {
-    let count = slots.count
-    // Flipping the sign bit makes unsigned digit order agree with signed `Int` order.
-    func key(_ slot: _HashSlot) -> UInt64 { _unsignedKey(slot.hash) }
-    var buffer = [_HashSlot](repeating: _HashSlot(hash: 0, index: 0), count: count)
+    var buffer = [_HashSlot](repeating: _HashSlot(hash: 0, index: 0), count: slots.count)
     var offsets = [Int](repeating: 0, count: 1 << 16)
     for pass in 0 ..< 4 {
         let shift = UInt64(pass * 16)
         slots.withUnsafeBufferPointer { source in
             buffer.withUnsafeMutableBufferPointer { target in
                 offsets.withUnsafeMutableBufferPointer { offsets in
-                    for digit in offsets.indices { offsets[digit] = 0 }
-                    for slot in source { offsets[Int(truncatingIfNeeded: key(slot) >> shift) & 0xFFFF] += 1 }
-                    var start = 0
-                    for digit in offsets.indices {
-                        let size = offsets[digit]
-                        offsets[digit] = start
-                        start += size
-                    }
-                    for slot in source {
-                        let digit = Int(truncatingIfNeeded: key(slot) >> shift) & 0xFFFF
-                        target[offsets[digit]] = slot
-                        offsets[digit] += 1
-                    }
+                    _deal(source, into: target, offsets: offsets) { Int(truncatingIfNeeded: _unsignedKey($0.hash) >> shift) & 0xFFFF }
                 }
             }
         }
         swap(&slots, &buffer)
+    }
+}
+
+/// Deals `source` into `target` (of the same count) by `bucket`, stably: the slots of
+/// bucket 0 first, each bucket's slots in their order in `source`. `offsets` needs one
+/// entry per bucket; it is overwritten.
+///
+/// - Complexity: O(*n* + *b*) for *n* slots and *b* buckets.
+@inlinable func _deal(
+    _ source: UnsafeBufferPointer<_HashSlot>, into target: UnsafeMutableBufferPointer<_HashSlot>, offsets: UnsafeMutableBufferPointer<Int>,
+    bucket: (_HashSlot) -> Int
+) {
+    for index in offsets.indices { offsets[index] = 0 }
+    for slot in source { offsets[bucket(slot)] += 1 }
+    var start = 0
+    for index in offsets.indices {
+        let size = offsets[index]
+        offsets[index] = start
+        start += size
+    }
+    // `initialize`: the target may be uninitialized memory; a slot holds only integers.
+    guard let base = target.baseAddress else { return }  // no slots
+    for slot in source {
+        let index = bucket(slot)
+        base.advanced(by: offsets[index]).initialize(to: slot)
+        offsets[index] += 1
     }
 }
 
