@@ -18,7 +18,8 @@ public enum PaginationState: Sendable, Hashable {
     /// loaded before stays. ``Paginator/retry()`` or ``Paginator/loadNextPage()``
     /// loads the same page again.
     case failed(PaginationError)
-    /// The last page has been loaded.
+    /// The last page has been loaded: one that names no next page, or one whose next
+    /// cursor names a page loaded before (see ``Paginator``).
     case exhausted
 }
 

@@ -202,6 +202,58 @@ import Testing
         #expect(again.cursor == nil)
     }
 
+    /// Loads pages from idle, the first with `nil` and each next with the cursor the
+    /// previous page named, and returns the cursors requested.
+    static func load(_ machine: inout Machine, successors: [Int?]) throws -> [Int?] {
+        var requested: [Int?] = []
+        for next in successors {
+            let request = try #require(started(machine.loadRequested()))
+            requested.append(request.cursor)
+            #expect(machine.pageLoaded(request.token, nextCursor: next) == .applyPage(.append))
+        }
+        return requested
+    }
+
+    @Test func aSuccessorNamedAgainEndsTheList() throws {
+        // A server that answers page 2 with "next: 2" again.
+        var repeating = Self.machine()
+        #expect(try Self.load(&repeating, successors: [2, 2]) == [nil, 2])
+        #expect(repeating.status == PaginationStatus(state: .exhausted, loadedPages: 2))
+        #expect(repeating.loadRequested() == .none)
+        // A longer cycle: 2 → 3 → 4 → 2.
+        var cycling = Self.machine()
+        #expect(try Self.load(&cycling, successors: [2, 3, 4, 2]) == [nil, 2, 3, 4])
+        #expect(cycling.status == PaginationStatus(state: .exhausted, loadedPages: 4))
+        #expect(cycling.itemAppeared(at: 0, count: 1) == .none)
+    }
+
+    @Test func refreshAndResetForgetTheCursorsNamedBefore() throws {
+        var machine = Self.machine()
+        _ = try Self.load(&machine, successors: [2, 3, nil])
+        #expect(machine.status.state == .exhausted)
+        let refresh = try #require(Self.started(machine.refreshRequested()))
+        #expect(machine.pageLoaded(refresh.token, nextCursor: 2) == .applyPage(.replace))
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 1))
+        #expect(try Self.load(&machine, successors: [3, nil]) == [2, 3])
+        #expect(machine.status == PaginationStatus(state: .exhausted, loadedPages: 3))
+        #expect(machine.resetRequested() == .reset)
+        #expect(try Self.load(&machine, successors: [2, 3]) == [nil, 2])
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 2))
+    }
+
+    @Test func cursorsThatAreNotHashableAreNeverTakenForRepeats() throws {
+        struct Opaque: Sendable { let page: Int }
+        var machine = _PaginationStateMachine<Opaque>(retryPolicy: .none, prefetchDistance: 5, showsIndicatorImmediately: false)
+        for _ in 0..<3 {
+            guard case .startLoad(let request, _) = machine.loadRequested() else {
+                Issue.record("no load started")
+                return
+            }
+            _ = machine.pageLoaded(request.token, nextCursor: Opaque(page: 2))
+            #expect(machine.status.state == .idle)
+        }
+    }
+
     @Test func prefetchTriggersWithinTheDistanceOfTheEnd() throws {
         var machine = Self.machine(prefetch: 5)
         let first = try #require(Self.started(machine.loadRequested()))

@@ -346,6 +346,25 @@ import Testing
         #expect(count == 1)
     }
 
+    @Test func aServerThatRepeatsItsCursorEndsTheListInsteadOfLoadingForever() async throws {
+        // Pages c0 → c1 → c2, and c2 names c1 again.
+        let fetched = LockedState<[String?]>([])
+        let loader = CursorLoader<TestRow, String>(limit: 10) { cursor, limit in
+            fetched.withLock { $0.append(cursor) }
+            let page = cursor.flatMap { Int($0.dropFirst()) } ?? 0
+            let rows = (page * limit..<(page + 1) * limit).map { TestRow(id: $0, key: $0) }
+            return .init(items: rows, nextCursor: page == 2 ? "c1" : "c\(page + 1)")
+        }
+        let paginator = Paginator(dataSource: ListDataSource<TestRow>(), loader: loader, retryPolicy: .none, clock: ManualClock())
+        for _ in 0..<10 {
+            paginator.loadNextPage()
+            await paginator.settle()
+        }
+        #expect(paginator.state == .exhausted)
+        #expect(fetched.withLock { $0 } == [nil, "c1", "c2"])
+        #expect(await paginator.dataSource.flush().map(\.id) == Array(0..<30))
+    }
+
     @Test func continuationLoaderWalksAndRetriesTheSameClosure() async throws {
         let calls = LockedState<[Int]>([])
         let failOnce = LockedState(true)

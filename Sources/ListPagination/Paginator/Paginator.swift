@@ -17,6 +17,10 @@
 ///   ``ListDataSource/replaceAll(with:)``: the old rows stay visible until it arrives,
 ///   then renderers get one batch. A response to a request made before the refresh is
 ///   discarded, even if it arrives later. ``reset()`` empties the list.
+/// - The list is ``PaginationState/exhausted`` after a page that names no next page,
+///   and after one whose next cursor names a page already loaded (since the first page,
+///   for `Hashable` cursors): a server that repeats a cursor would otherwise have the
+///   same pages loaded forever.
 /// - ``itemDidAppear(at:)`` loads the next page when the row is within
 ///   ``prefetchDistance`` of the end.
 /// - ``isShowingLoadingIndicator`` turns on only when a load is still running after

@@ -74,6 +74,8 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     private var episode = 0
     private var indicatorShown = false
     private var loadedPages = 0
+    /// The successor cursors accepted since the first page, when cursors are `Hashable`.
+    private var acceptedCursors: Set<_CursorKey> = []
 
     init(retryPolicy: RetryPolicy, prefetchDistance: Int, showsIndicatorImmediately: Bool) {
         precondition(prefetchDistance >= 0, "prefetchDistance must not be negative, got \(prefetchDistance)")
@@ -175,16 +177,38 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         state = .idle(next: nil)
         indicatorShown = false
         loadedPages = 0
+        acceptedCursors = []
         return .reset
     }
 
     /// The request with `token` returned a page whose successor is `nextCursor`.
+    ///
+    /// The list is exhausted after a page without a successor, and after one whose
+    /// successor names a page loaded before (since the first page): a server that
+    /// repeats a cursor would otherwise have the same pages loaded forever. Repeats are
+    /// found for `Hashable` cursors only.
     mutating func pageLoaded(_ token: Token, nextCursor: Cursor?) -> Action {
         guard case .loading(let request, _) = state, request.token == token else { return .none }
-        loadedPages = request.mode == .replace ? 1 : loadedPages + 1
-        state = nextCursor.map { .idle(next: $0) } ?? .exhausted
+        if request.mode == .replace {
+            loadedPages = 1
+            acceptedCursors = []
+        } else {
+            loadedPages += 1
+        }
+        if let next = nextCursor, _accept(next) {
+            state = .idle(next: next)
+        } else {
+            state = .exhausted
+        }
         indicatorShown = false
         return .applyPage(request.mode)
+    }
+
+    /// Whether `cursor` names a page not loaded since the first page; if so, it is
+    /// remembered. Cursors that are not `Hashable` are always accepted.
+    private mutating func _accept(_ cursor: Cursor) -> Bool {
+        guard let key = _CursorKey(cursor) else { return true }
+        return acceptedCursors.insert(key).inserted
     }
 
     /// The request with `token` failed with `error`.
@@ -250,3 +274,18 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
 
 extension _PaginationStateMachine.Request: Equatable where Cursor: Equatable {}
 extension _PaginationStateMachine.Action: Equatable where Cursor: Equatable {}
+
+/// A cursor of any `Hashable` type, as a key of a set.
+///
+/// `@unchecked Sendable` is safe: the only initializer takes a value of a `Sendable`
+/// type, and an `AnyHashable` is an immutable box of the value it was made from, so the
+/// key shares nothing but that value.
+struct _CursorKey: Hashable, @unchecked Sendable {
+    let cursor: AnyHashable
+
+    /// The key of `cursor`, or `nil` when its type is not `Hashable`.
+    init?<Cursor: Sendable>(_ cursor: Cursor) {
+        guard let hashable = cursor as? any Hashable else { return nil }
+        self.cursor = AnyHashable(hashable)
+    }
+}
