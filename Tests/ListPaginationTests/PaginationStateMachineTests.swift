@@ -258,18 +258,21 @@ import Testing
         var machine = Self.machine(prefetch: 5)
         let first = try #require(Self.started(machine.loadRequested()))
         _ = machine.pageLoaded(first.token, nextCursor: 2)
-        for offset in 0..<15 {
+        // Rows 14…19 have at most five rows after them.
+        for offset in 0..<14 {
             #expect(machine.itemAppeared(at: offset, count: 20) == .none, "offset \(offset)")
         }
-        let next = try #require(Self.started(machine.itemAppeared(at: 15, count: 20)))
+        let next = try #require(Self.started(machine.itemAppeared(at: 14, count: 20)))
         #expect(next.cursor == 2)
         #expect(machine.itemAppeared(at: 19, count: 20) == .none)
     }
 
-    @Test func prefetchDistanceZeroTriggersOnlyPastTheLastRow() throws {
+    @Test func prefetchDistanceZeroTriggersAtTheLastRow() throws {
         var machine = Self.machine(prefetch: 0)
-        #expect(machine.itemAppeared(at: 9, count: 10) == .none)
-        #expect(Self.started(machine.itemAppeared(at: 10, count: 10)) != nil)
+        for offset in 0..<9 {
+            #expect(machine.itemAppeared(at: offset, count: 10) == .none, "offset \(offset)")
+        }
+        #expect(Self.started(machine.itemAppeared(at: 9, count: 10)) != nil)
     }
 
     @Test func indicatorShowsOnlyWhenTheDelayElapsesDuringTheLoad() throws {

@@ -266,11 +266,11 @@ import Testing
         await loader.nextRequest().succeed(ids: 0..<20, next: 1)
         await paginator.settle()
         await paginator.dataSource.flush()
-        for offset in 0..<15 {
+        for offset in 0..<14 {
             paginator.itemDidAppear(at: offset)
-            #expect(paginator.state == .idle, "offset \(offset) is \(20 - offset) rows from the end")
+            #expect(paginator.state == .idle, "offset \(offset) has \(19 - offset) rows after it")
         }
-        paginator.itemDidAppear(at: 15)
+        paginator.itemDidAppear(at: 14)
         #expect(paginator.state == .loading)
         #expect(await loader.nextRequest().cursor == 1)
         #expect(loader.requestedCursors == [nil, 1])

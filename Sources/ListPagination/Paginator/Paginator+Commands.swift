@@ -42,7 +42,9 @@ extension Paginator {
     }
 
     /// Tells the paginator that the row at `offset` became visible; loads the next page
-    /// when `dataSource.count - offset <= prefetchDistance` and the paginator is idle.
+    /// when the paginator is idle and at most ``prefetchDistance`` rows follow the row
+    /// (`dataSource.count - 1 - offset <= prefetchDistance`): with a distance of 0, when
+    /// the last row shows.
     ///
     /// Call it from the renderer for every row it shows. A failed load is not retried
     /// from here (that would hammer a failing server while the user scrolls); use

@@ -21,8 +21,8 @@
 ///   and after one whose next cursor names a page already loaded (since the first page,
 ///   for `Hashable` cursors): a server that repeats a cursor would otherwise have the
 ///   same pages loaded forever.
-/// - ``itemDidAppear(at:)`` loads the next page when the row is within
-///   ``prefetchDistance`` of the end.
+/// - ``itemDidAppear(at:)`` loads the next page when at most ``prefetchDistance`` rows
+///   follow the row that appeared (0: when the last row appears).
 /// - ``isShowingLoadingIndicator`` turns on only when a load is still running after
 ///   ``loadingIndicatorDelay``, so fast loads never flash a loading row.
 ///
@@ -53,7 +53,8 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
     public let loader: Loader
     /// The clock that times backoff and the loading indicator.
     public let clock: C
-    /// How close to the end (in rows) a visible row must be to load the next page.
+    /// How many rows at most may follow a visible row for it to load the next page (0:
+    /// only the last row does).
     public let prefetchDistance: Int
     /// How long a load must run before ``isShowingLoadingIndicator`` turns on.
     public let loadingIndicatorDelay: Duration
@@ -84,8 +85,8 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
     /// - Parameters:
     ///   - dataSource: the list to fill; a new empty one by default.
     ///   - loader: where pages come from.
-    ///   - prefetchDistance: how close to the end a visible row must be to load the next
-    ///     page (see ``itemDidAppear(at:)``); 10 by default.
+    ///   - prefetchDistance: how many rows at most may follow a visible row for it to
+    ///     load the next page (see ``itemDidAppear(at:)``); 10 by default.
     ///   - loadingIndicatorDelay: how long a load must run before the loading indicator
     ///     shows; zero shows it at once. 300 ms by default.
     ///   - retryPolicy: automatic retries; ``RetryPolicy/default`` by default.

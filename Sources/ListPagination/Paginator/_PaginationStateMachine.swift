@@ -135,11 +135,13 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     }
 
     /// The row at `offset` of a list of `count` rows became visible. Loads the next
-    /// page when idle and `count - offset <= prefetchDistance`. A failed load is not
-    /// retried by scrolling; that takes ``retryRequested()`` or ``loadRequested()``.
+    /// page when idle and at most `prefetchDistance` rows follow it
+    /// (`count - 1 - offset <= prefetchDistance`; with 0, when the last row shows). A
+    /// failed load is not retried by scrolling; that takes ``retryRequested()`` or
+    /// ``loadRequested()``.
     mutating func itemAppeared(at offset: Int, count: Int) -> Action {
         precondition(offset >= 0, "itemDidAppear(at:) needs a row offset, got \(offset)")
-        guard case .idle = state, count - offset <= prefetchDistance else { return .none }
+        guard case .idle = state, count - 1 - offset <= prefetchDistance else { return .none }
         return loadRequested()
     }
 
