@@ -86,4 +86,4 @@ stop_server
 
 # Stopping while browsers that stopped reading hold their streams open.
 echo "browser-test: shutdown check"
-timeout 180 python3 "$tests/shutdown_check.py" --server "$server"
+timeout 600 python3 "$tests/shutdown_check.py" --server "$server"

@@ -172,6 +172,7 @@ READ_DOM = """(() => {
     ids: rows.map((row) => row.getAttribute("data-id")),
     html: rows.map((row) => row.innerHTML),
     tags: rows.map((row) => row.tagName),
+    names: rows.map((row) => row.querySelector(".name")?.textContent ?? null),
     injected: board.querySelectorAll("script, b, img, iframe").length,
   };
 })()"""
@@ -241,8 +242,16 @@ def main():
     user_data = tempfile.mkdtemp(prefix="web-demo-chromium-")
     devtools = DevTools(options.chromium, user_data, "1000,900")
     try:
-        targets = devtools.send("Target.getTargets")["targetInfos"]
-        page_target = next(t for t in targets if t["type"] == "page")
+        # Chromium may answer before it has opened its first tab.
+        deadline = time.monotonic() + options.timeout
+        while True:
+            targets = devtools.send("Target.getTargets")["targetInfos"]
+            page_target = next((t for t in targets if t["type"] == "page"), None)
+            if page_target is not None:
+                break
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"Chromium opened no page within {options.timeout}s")
+            time.sleep(0.1)
         session = devtools.send("Target.attachToTarget", {"targetId": page_target["targetId"], "flatten": True})["sessionId"]
         page = Page(devtools, session)
         devtools.send("Runtime.enable", session=session)
@@ -267,11 +276,11 @@ def main():
         # 2. Item text is text: no element came from a name.
         if dom["injected"]:
             raise CheckFailed(f"{dom['injected']} element(s) from item data were created inside the list")
+        # The names as read with the rows above, of the same version as the snapshot.
+        names = dict(zip(dom["ids"], dom["names"]))
         marked_up = [item["id"] for item in snapshot["items"] if "&lt;" in item["html"]]
         if marked_up:
-            texts = page.evaluate(
-                "(" + json.dumps(marked_up) + ").map((id) => document.querySelector(`#board > [data-id=\"${id}\"] .name`)?.textContent ?? null)"
-            )
+            texts = [names.get(id_) for id_ in marked_up]
             for id_, text in zip(marked_up, texts):
                 if text is None or "<" not in text:
                     raise CheckFailed(f"row {id_} should show its markup as text, shows {text!r}")
