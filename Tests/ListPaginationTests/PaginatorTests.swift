@@ -270,6 +270,9 @@ import Testing
             paginator.itemDidAppear(at: offset)
             #expect(paginator.state == .idle, "offset \(offset) has \(19 - offset) rows after it")
         }
+        #expect(!paginator.isWithinPrefetchDistance(13, of: 20))
+        #expect(paginator.isWithinPrefetchDistance(14, of: 20))
+        #expect(paginator.isWithinPrefetchDistance(19, of: 20))
         paginator.itemDidAppear(at: 14)
         #expect(paginator.state == .loading)
         #expect(await loader.nextRequest().cursor == 1)

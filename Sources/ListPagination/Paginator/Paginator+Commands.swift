@@ -57,6 +57,20 @@ extension Paginator {
         _handle { $0.itemAppeared(at: offset, count: count) }
     }
 
+    /// Whether a visible row at `offset` of a list of `count` rows is close enough to
+    /// the end for ``itemDidAppear(at:)`` to load the next page: at most
+    /// ``prefetchDistance`` rows follow it.
+    ///
+    /// For a renderer that knows its own row count and calls ``itemDidAppear(at:)`` only
+    /// near the end; the paginator still decides by the data source's count.
+    /// - Parameters:
+    ///   - offset: the row's offset.
+    ///   - count: the number of rows the list has.
+    /// - Complexity: O(1).
+    public func isWithinPrefetchDistance(_ offset: Int, of count: Int) -> Bool {
+        _PaginationStateMachine<Cursor>.isWithin(prefetchDistance, ofTheEndFrom: offset, count: count)
+    }
+
     /// The current state.
     ///
     /// - Complexity: O(1).

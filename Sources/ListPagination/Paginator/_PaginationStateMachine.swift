@@ -134,14 +134,19 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         }
     }
 
+    /// Whether at most `distance` rows follow the row at `offset` of a list of `count`
+    /// rows: with 0, only the last row (or one past it) qualifies.
+    static func isWithin(_ distance: Int, ofTheEndFrom offset: Int, count: Int) -> Bool {
+        count - 1 - offset <= distance
+    }
+
     /// The row at `offset` of a list of `count` rows became visible. Loads the next
-    /// page when idle and at most `prefetchDistance` rows follow it
-    /// (`count - 1 - offset <= prefetchDistance`; with 0, when the last row shows). A
-    /// failed load is not retried by scrolling; that takes ``retryRequested()`` or
-    /// ``loadRequested()``.
+    /// page when idle and at most `prefetchDistance` rows follow it (see
+    /// ``isWithin(_:ofTheEndFrom:count:)``). A failed load is not retried by scrolling;
+    /// that takes ``retryRequested()`` or ``loadRequested()``.
     mutating func itemAppeared(at offset: Int, count: Int) -> Action {
         precondition(offset >= 0, "itemDidAppear(at:) needs a row offset, got \(offset)")
-        guard case .idle = state, count - 1 - offset <= prefetchDistance else { return .none }
+        guard case .idle = state, Self.isWithin(prefetchDistance, ofTheEndFrom: offset, count: count) else { return .none }
         return loadRequested()
     }
 

@@ -50,7 +50,7 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
             // count may still be the previous version's while a batch renders, so
             // decide here and let the paginator confirm.
             let lastVisible = min(visible.upperBound, count) - 1
-            guard lastVisible >= 0, count - 1 - lastVisible <= paginator.prefetchDistance else { return }
+            guard lastVisible >= 0, paginator.isWithinPrefetchDistance(lastVisible, of: count) else { return }
             paginator.itemDidAppear(at: lastVisible)
         }
         if observingStatus {
