@@ -14,7 +14,8 @@ no websocket client is needed), loads the demo page and checks:
 5. the check itself is not vacuous: after moving one row in the DOM behind the
    client's back, the same comparison reports a mismatch.
 
-Python 3 standard library only. Exit status 0 when every check passes.
+Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
+status 0 when every check passes.
 """
 
 import argparse
@@ -31,9 +32,7 @@ import time
 import urllib.error
 import urllib.request
 
-
-class CheckFailed(Exception):
-    pass
+from http_check import CheckFailed, wait_for
 
 
 class DevTools:
@@ -243,15 +242,11 @@ def main():
     devtools = DevTools(options.chromium, user_data, "1000,900")
     try:
         # Chromium may answer before it has opened its first tab.
-        deadline = time.monotonic() + options.timeout
-        while True:
+        def first_page():
             targets = devtools.send("Target.getTargets")["targetInfos"]
-            page_target = next((t for t in targets if t["type"] == "page"), None)
-            if page_target is not None:
-                break
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"Chromium opened no page within {options.timeout}s")
-            time.sleep(0.1)
+            return next((t for t in targets if t["type"] == "page"), None)
+        wait_for("Chromium has opened a page", lambda: first_page() is not None, options.timeout)
+        page_target = first_page()
         session = devtools.send("Target.attachToTarget", {"targetId": page_target["targetId"], "flatten": True})["sessionId"]
         page = Page(devtools, session)
         devtools.send("Runtime.enable", session=session)
