@@ -263,7 +263,16 @@ struct CountedBTreeTests {
         #expect(tree.root == nil)
     }
 
-    @Test("Bulk builds keep the order of any collection", arguments: [0, 1, 2, 112, 113, 127, 128, 129, 224, 225, 8_191, 8_192, 8_193, 100_000])
+    /// Sizes at the edges of the default capacities: one leaf filled to its bulk-build
+    /// target (seven eighths) or to capacity, two leaves, and a full first branch level.
+    static let bulkBuildSizes: [Int] = {
+        let fanout = Tree._Fanout.default
+        let target = fanout.leaf - fanout.leaf / 8, level = target * fanout.branch
+        return [0, 1, 2, target, target + 1, fanout.leaf - 1, fanout.leaf, fanout.leaf + 1,
+                2 * target, 2 * target + 1, level - 1, level, level + 1, 100_000]
+    }()
+
+    @Test("Bulk builds keep the order of any collection", arguments: bulkBuildSizes)
     func bulkBuild(size: Int) {
         let source = Array(0 ..< size)
         let tree = Tree(source)

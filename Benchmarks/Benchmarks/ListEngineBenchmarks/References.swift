@@ -15,14 +15,14 @@ func registerReferences() {
 /// `sorted1m-batch`'s reference: the copying that the list's copy-on-write leaves
 /// require for that change, with no editing at all.
 ///
-/// The list keeps its rows, and an index from id to row, in leaves of about 4 KiB that
+/// The list keeps its rows, and an index from id to row, in leaves of about 16 KiB that
 /// the old and new snapshots of a batch share. Every leaf that the change touches must
 /// be copied, because the old snapshot still shows it. The 16,000 rows that
 /// `sorted1m-batch` removes, re-keys and inserts fall into most of the leaves.
 ///
-/// This measurement lays out the same 1,000,000 rows as the list's bulk load does (row
-/// leaves of 112 of 128 slots; id leaves of 90 of 102 entries, ordered by id hash), finds
-/// the leaves that the change touches, and times only copying them into new leaves: the
+/// This measurement lays out the same 1,000,000 rows as the list's bulk load does (full
+/// row leaves of 512 rows; full id leaves of 409 entries, ordered by id hash), finds the
+/// leaves that the change touches, and times only copying them into new leaves: the
 /// rows on one thread and the id entries on the other, as the list's two passes run on
 /// two threads.
 func registerLeafCopyReference() {
@@ -34,10 +34,10 @@ func registerLeafCopyReference() {
             benchmark.startMeasurement()
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 if part == 0 {
-                    let rows = ModelLeaf.copies(of: fixture.rowLeaves, at: fixture.touchedRowLeaves, capacity: 128)
+                    let rows = ModelLeaf.copies(of: fixture.rowLeaves, at: fixture.touchedRowLeaves)
                     copies.withLock { $0.rows = rows }
                 } else {
-                    let ids = ModelLeaf.copies(of: fixture.idLeaves, at: fixture.touchedIDLeaves, capacity: 102)
+                    let ids = ModelLeaf.copies(of: fixture.idLeaves, at: fixture.touchedIDLeaves)
                     copies.withLock { $0.ids = ids }
                 }
             }
@@ -114,8 +114,8 @@ final class ModelLeaf<Element: Sendable>: Sendable {
     }
 
     /// New leaves holding copies of the elements of `leaves[touched]`, each with room for
-    /// `capacity` elements, as the list allocates them.
-    static func copies(of leaves: [ModelLeaf], at touched: [Int], capacity: Int) -> [ModelLeaf] {
+    /// ``capacity`` elements, as the list allocates them.
+    static func copies(of leaves: [ModelLeaf], at touched: [Int]) -> [ModelLeaf] {
         var copies: [ModelLeaf] = []
         copies.reserveCapacity(touched.count)
         for leaf in touched {
@@ -127,10 +127,16 @@ final class ModelLeaf<Element: Sendable>: Sendable {
         return copies
     }
 
-    /// `elements` cut into leaves of at most `target` elements, of sizes that differ by
-    /// at most one, each with room for `capacity`.
-    static func leaves(of elements: [Element], target: Int, capacity: Int) -> [ModelLeaf] {
-        let count = (elements.count + target - 1) / target
+    /// The elements a leaf of the list holds at most: as many as fit in 16 KiB, at most
+    /// 512 and at least 16 (512 rows of `Row`, 409 id entries).
+    static var capacity: Int {
+        min(512, max(16, 16_384 / max(1, MemoryLayout<Element>.stride)))
+    }
+
+    /// `elements` cut into leaves as the list's bulk load cuts them: as few as hold them
+    /// at ``capacity``, of sizes that differ by at most one.
+    static func leaves(of elements: [Element]) -> [ModelLeaf] {
+        let count = (elements.count + capacity - 1) / capacity
         let base = elements.count / count, extra = elements.count % count
         var leaves: [ModelLeaf] = []
         var start = 0
@@ -166,8 +172,8 @@ final class TouchedLeavesFixture: Sendable {
         let change = SortedBatchChange()
         let rows = change.base.sorted(by: <)
         let entries = change.base.map { ModelIDEntry(hash: $0.id.hashValue, row: $0) }.sorted { $0.hash < $1.hash }
-        rowLeaves = ModelLeaf.leaves(of: rows, target: 112, capacity: 128)
-        idLeaves = ModelLeaf.leaves(of: entries, target: 90, capacity: 102)
+        rowLeaves = ModelLeaf.leaves(of: rows)
+        idLeaves = ModelLeaf.leaves(of: entries)
 
         let byID = Dictionary(uniqueKeysWithValues: change.base.map { ($0.id, $0) })
         // Where a stored row is, and where an added one goes.
