@@ -287,6 +287,24 @@ struct CountedBTreeTests {
         filtered._checkInvariants()
     }
 
+    @Test("A leaf allocated for its elements grows to the leaf capacity at most")
+    func exactLeavesGrowToTheCapacity() {
+        let fanout = Tree._Fanout(leaf: 64, branch: 4)
+        var tree = Tree(count: 100, fanout: fanout) { $0 * 2 }  // two leaves of 50, allocated for 50
+        for value in 0 ..< 40 {
+            tree.insert(1_000 + value, at: 3)  // the first leaf, held only here: grown in place
+            var stack = tree.root.map { [$0] } ?? []
+            while let node = stack.popLast() {
+                stack.append(contentsOf: node.children)
+                if node.isLeaf {
+                    #expect(node.elements.capacity <= fanout.leaf + 2, "a leaf of \(node.elements.count) has room for \(node.elements.capacity)")
+                }
+            }
+        }
+        #expect(tree.count == 140)
+        tree._checkInvariants()
+    }
+
     @Test("Bulk builds of every small size with small nodes")
     func bulkBuildSmallNodes() {
         for leaf in 4 ... 9 {

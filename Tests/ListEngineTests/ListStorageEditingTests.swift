@@ -360,6 +360,46 @@ import Testing
             }
         }
     }
+
+    /// The leaves of `tree` that `old` does not share, with their elements.
+    static func newLeaves<Element>(of tree: _CountedBTree<Element>, notIn old: _CountedBTree<Element>) -> [[Element]] {
+        func leaves(_ tree: _CountedBTree<Element>) -> [_CountedBTree<Element>._Node] {
+            var result: [_CountedBTree<Element>._Node] = []
+            var stack = tree.root.map { [$0] } ?? []
+            while let node = stack.popLast() {
+                if node.isLeaf { result.append(node) } else { stack.append(contentsOf: node.children) }
+            }
+            return result
+        }
+        let shared = Set(leaves(old).map(ObjectIdentifier.init))
+        return leaves(tree).filter { !shared.contains(ObjectIdentifier($0)) }.map(\.elements)
+    }
+
+    @Test("a bulk edit allocates each leaf it writes for the rows it holds, not for the leaf capacity")
+    func rebuiltLeavesAreSizedToTheirRows() {
+        let rows = (0..<4_000).map { TestRow(id: $0, key: $0 * 10) }
+        let storage = Self.storage(rows, fanout: 64)
+        var run = _EditRun<TestRow>()
+        run.add((0..<100).map { TestRow(id: 10_000 + $0, key: $0 * 400 + 5) })  // spread over the list
+        run.remove((0..<100).map { $0 * 39 + 1 })
+        guard let (edited, _) = storage._editing(run) else {
+            Issue.record("the bulk path gave up")
+            return
+        }
+        var sequential = storage
+        sequential.apply(run)
+        #expect(Array(edited.rows) == Array(sequential.rows))
+        let rowLeaves = Self.newLeaves(of: edited.rows, notIn: storage.rows)
+        let idLeaves = Self.newLeaves(of: edited.ids.entries, notIn: storage.ids.entries)
+        // 200 named rows over leaves of at most 64: most leaves are rewritten, many split.
+        #expect(rowLeaves.count > 40 && idLeaves.count > 40, "\(rowLeaves.count) row and \(idLeaves.count) id leaves written")
+        for leaf in rowLeaves {
+            #expect(leaf.capacity - leaf.count <= 2, "a leaf of \(leaf.count) rows has room for \(leaf.capacity)")
+        }
+        for leaf in idLeaves {
+            #expect(leaf.capacity - leaf.count <= 2, "a leaf of \(leaf.count) id entries has room for \(leaf.capacity)")
+        }
+    }
 }
 
 /// An id whose hash takes only seven values.

@@ -115,6 +115,9 @@ extension _CountedBTree._Node {
     /// its storage never grows past `capacity`.
     @inlinable func insertIntoLeaf(_ element: Element, at position: Int, capacity: Int) -> _CountedBTree._Node? {
         guard elements.count >= capacity else {
+            // Leaves are allocated for the elements they hold (see `_LeafWriter`): grow
+            // one to the capacity at once rather than by doubling past it.
+            if elements.count == elements.capacity { elements.reserveCapacity(capacity) }
             elements.insert(element, at: position)
             count += 1
             return nil

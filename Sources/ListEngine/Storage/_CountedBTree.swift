@@ -98,7 +98,7 @@
         for size in leafSizes {
             let end = source.index(start, offsetBy: size)
             var elements: [Element] = []
-            elements.reserveCapacity(fanout.leaf)
+            elements.reserveCapacity(size)  // exactly, as `_LeafWriter` allocates leaves
             elements.append(contentsOf: source[start ..< end])
             level.append(_Node(leaf: elements))
             start = end
@@ -369,18 +369,21 @@ extension _CountedBTree {
         /// then grow it, copying it twice and doubling its storage.
         @inlinable init(copying node: _Node) {
             self.count = node.count
-            self.elements = Self._copy(node.elements)
+            // Room for one more element, so that a copy made to insert into does not
+            // have to grow again when its leaf was allocated for exactly its elements.
+            self.elements = Self._copy(node.elements, room: 1)
             self.children = Self._copy(node.children)
             self.childCounts = Self._copy(node.childCounts)
             self.childFirsts = Self._copy(node.childFirsts)
             self.isLeaf = node.isLeaf
         }
 
-        /// A unique copy of `array` with at least its capacity (empty arrays stay shared).
-        @inlinable static func _copy<Value>(_ array: [Value]) -> [Value] {
+        /// A unique copy of `array` with at least its capacity, and room for at least
+        /// `room` more elements (empty arrays stay shared).
+        @inlinable static func _copy<Value>(_ array: [Value], room: Int = 0) -> [Value] {
             guard !array.isEmpty else { return [] }
             var copy: [Value] = []
-            copy.reserveCapacity(array.capacity)
+            copy.reserveCapacity(Swift.max(array.capacity, array.count + room))
             copy._append(copiesOf: array, array.indices)
             return copy
         }
