@@ -30,6 +30,18 @@ private struct _BTreeTestRNG: RandomNumberGenerator {
 
 private typealias Tree = _CountedBTree<Int>
 
+extension _CountedBTree {
+    /// Every leaf node of the tree, in no particular order.
+    var leafNodes: [_Node] {
+        var leaves: [_Node] = []
+        var stack = root.map { [$0] } ?? []
+        while let node = stack.popLast() {
+            if node.isLeaf { leaves.append(node) } else { stack.append(contentsOf: node.children) }
+        }
+        return leaves
+    }
+}
+
 /// Collects the identities of every node of `tree`.
 private func nodeIdentities(_ tree: Tree) -> Set<ObjectIdentifier> {
     var result = Set<ObjectIdentifier>()
@@ -293,12 +305,8 @@ struct CountedBTreeTests {
         var tree = Tree(count: 100, fanout: fanout) { $0 * 2 }  // two leaves of 50, allocated for 50
         for value in 0 ..< 40 {
             tree.insert(1_000 + value, at: 3)  // the first leaf, held only here: grown in place
-            var stack = tree.root.map { [$0] } ?? []
-            while let node = stack.popLast() {
-                stack.append(contentsOf: node.children)
-                if node.isLeaf {
-                    #expect(node.elements.capacity <= fanout.leaf + 2, "a leaf of \(node.elements.count) has room for \(node.elements.capacity)")
-                }
+            for leaf in tree.leafNodes {
+                #expect(leaf.elements.capacity <= fanout.leaf + 2, "a leaf of \(leaf.elements.count) has room for \(leaf.elements.capacity)")
             }
         }
         #expect(tree.count == 140)

@@ -363,16 +363,8 @@ import Testing
 
     /// The leaves of `tree` that `old` does not share, with their elements.
     static func newLeaves<Element>(of tree: _CountedBTree<Element>, notIn old: _CountedBTree<Element>) -> [[Element]] {
-        func leaves(_ tree: _CountedBTree<Element>) -> [_CountedBTree<Element>._Node] {
-            var result: [_CountedBTree<Element>._Node] = []
-            var stack = tree.root.map { [$0] } ?? []
-            while let node = stack.popLast() {
-                if node.isLeaf { result.append(node) } else { stack.append(contentsOf: node.children) }
-            }
-            return result
-        }
-        let shared = Set(leaves(old).map(ObjectIdentifier.init))
-        return leaves(tree).filter { !shared.contains(ObjectIdentifier($0)) }.map(\.elements)
+        let shared = Set(old.leafNodes.map(ObjectIdentifier.init))
+        return tree.leafNodes.filter { !shared.contains(ObjectIdentifier($0)) }.map(\.elements)
     }
 
     @Test("a bulk edit allocates each leaf it writes for the rows it holds, not for the leaf capacity")

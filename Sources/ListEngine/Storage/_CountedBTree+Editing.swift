@@ -319,7 +319,6 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
     @usableFromInline let sizes: [Int]
     /// How many elements the current leaf takes before the next one starts.
     @usableFromInline var currentSize: Int
-    @usableFromInline let capacity: Int
     /// How many of `sizes` are `sizes[0]` (the rest are one smaller).
     @usableFromInline let largeCount: Int
     /// The number of elements appended so far.
@@ -327,7 +326,6 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
 
     /// A writer for `total` elements in leaves of `capacity`.
     @inlinable init(total: Int, capacity: Int) {
-        self.capacity = capacity
         sizes = total <= capacity ? [] : _CountedBTree<Element>._evenSizes(total: total, target: capacity, capacity: capacity)
         currentSize = sizes.count > 1 ? sizes[0] : .max
         let sizes = sizes

@@ -366,11 +366,11 @@ extension _CountedBTree {
         ///
         /// The arrays are copied at once, with the capacity of the originals: left to
         /// copy-on-write, the first insertion would copy an array to its exact size and
-        /// then grow it, copying it twice and doubling its storage.
+        /// then grow it, copying it twice and doubling its storage. A leaf's elements get
+        /// room for one more besides, since leaves are allocated for exactly the
+        /// elements they hold (see `_LeafWriter`) and the copy may be made to insert.
         @inlinable init(copying node: _Node) {
             self.count = node.count
-            // Room for one more element, so that a copy made to insert into does not
-            // have to grow again when its leaf was allocated for exactly its elements.
             self.elements = Self._copy(node.elements, room: 1)
             self.children = Self._copy(node.children)
             self.childCounts = Self._copy(node.childCounts)
