@@ -33,6 +33,123 @@ import Testing
         }
         #expect(ids == Array(0..<10))
     }
+
+    @Test("a drain takes the add and remove calls that lead the pending commands, and no other")
+    func leadingEdits() {
+        var pipeline = _MutationPipeline<TestRow>()
+        var run = _EditRun<TestRow>()
+        let fromIdle = pipeline.takeLeadingEdits(into: &run)
+        #expect(!fromIdle, "an idle pipeline has nothing")
+        _ = pipeline.submit(.add([TestRow(id: 1, key: 1)]))
+        _ = pipeline.takePending()
+        let fromEmpty = pipeline.takeLeadingEdits(into: &run)
+        #expect(!fromEmpty, "nothing pending")
+
+        _ = pipeline.submit(.remove([7, 8]))
+        _ = pipeline.submit(.add([TestRow(id: 2, key: 2), TestRow(id: 3, key: 3)]))
+        _ = pipeline.submit(.removeAll)
+        _ = pipeline.submit(.add([TestRow(id: 4, key: 4)]))
+        let took = pipeline.takeLeadingEdits(into: &run)
+        #expect(took)
+        #expect(run.count == 4)
+        guard run.calls.count == 2, case .remove(let ids) = run.calls[0], case .add(let items) = run.calls[1] else {
+            Issue.record("taken: \(run.calls)")
+            return
+        }
+        #expect(ids == [7, 8])
+        #expect(items.map(\.id) == [2, 3])
+
+        let tookAgain = pipeline.takeLeadingEdits(into: &run)
+        #expect(!tookAgain, "a removeAll leads now")
+        #expect(run.count == 4)
+        let rest = pipeline.takePending()
+        #expect(rest?.count == 2, "the removeAll and the add after it stay, in order")
+        if let rest, case .removeAll = rest[0], case .add(let items) = rest[1] {
+            #expect(items.map(\.id) == [4])
+        } else {
+            Issue.record("left: \(String(describing: rest))")
+        }
+        let nothing = pipeline.takePending()
+        #expect(nothing == nil)
+        let afterIdle = pipeline.submit(.removeAll)
+        #expect(afterIdle == .scheduleDrain, "the pipeline went idle")
+    }
+}
+
+/// A row whose id, when it carries a hold, holds the diff queue the first time it is
+/// hashed there: inside the reduction of the bulk run that adds it.
+struct GatedRow: Hashable, DataSourceComparable, CustomStringConvertible {
+    struct ID: Hashable, Sendable {
+        var value: Int
+        var hold: DiffQueueHold? = nil
+
+        static func == (lhs: ID, rhs: ID) -> Bool { lhs.value == rhs.value }
+
+        func hash(into hasher: inout Hasher) {
+            hold?.holdOnce()
+            hasher.combine(value)
+        }
+    }
+
+    var id: ID
+    var key: Int
+
+    init(_ value: Int, key: Int, hold: DiffQueueHold? = nil) {
+        id = ID(value: value, hold: hold)
+        self.key = key
+    }
+
+    static func < (lhs: GatedRow, rhs: GatedRow) -> Bool { lhs.key < rhs.key }
+    static func == (lhs: GatedRow, rhs: GatedRow) -> Bool { lhs.id == rhs.id && lhs.key == rhs.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    var description: String { "#\(id.value)(\(key))" }
+}
+
+/// Calls made while the diff queue reduces a bulk run of `add` and `remove` calls.
+@Suite struct LateCallTests {
+    @Test("add and remove calls submitted while a bulk run is reduced join its batch; other commands wait")
+    func lateCallsJoinTheBulkRun() async {
+        let base = (0 ..< 2_000).map { GatedRow($0, key: $0 * 10) }
+        let source = ListDataSource(base)
+        let recorder = BatchRecorder<GatedRow>()
+        source.attach(recorder)
+        await source.flush()
+        _ = recorder.take()
+
+        let hold = DiffQueueHold()
+        // 60 new rows, the last of which holds the diff queue while the run is reduced,
+        // and 20 re-keyed ones: a bulk run (at least 32 ids, under an eighth of the rows) with no ties.
+        var added = (0 ..< 60).map { GatedRow(10_000 + $0, key: $0 * 300 + 5) }
+        added.append(GatedRow(20_000, key: 7, hold: hold))
+        added += (0 ..< 20).map { GatedRow($0 * 50, key: 20_003 + $0 * 10) }
+        source.add(added)
+        hold.entered.wait()
+        let removed = (0 ..< 30).map { GatedRow.ID(value: 1 + $0 * 60) }
+        source.remove(ids: removed)
+        let reKeyedAgain = GatedRow(50, key: -1)
+        source.add([reKeyedAgain])
+        source.sort(by: { $0.key > $1.key })
+        hold.release.signal()
+        await source.flush()
+
+        let batches = recorder.take()
+        #expect(batches.count == 2, "the two late calls join the add's batch; the sort makes its own")
+        guard batches.count == 2 else { return }
+        let joined = batches[0]
+        #expect(joined.insertions.count == 61)
+        #expect(joined.deletions.count == 30)
+        var oracle = ListOracle<GatedRow>(sortedBy: <)
+        oracle.add(base)
+        oracle.add(added)
+        oracle.remove(ids: removed)
+        oracle.add([reKeyedAgain])
+        #expect(Array(joined.new) == oracle.rows)
+        var replayed = Array(joined.old)
+        joined.apply(to: &replayed)
+        #expect(replayed == oracle.rows)
+        #expect(batches[1].new.first?.key == 20_193, "sorted after the joined calls")
+        #expect(batches[1].new.last == reKeyedAgain)
+    }
 }
 
 /// The delivery ledger: what reads see as renderers progress.

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 
@@ -122,9 +129,9 @@ extension ListDataSource {
             var touched: _TouchedRows<Item.ID>? = nil
             // Consecutive `add` and `remove` calls are applied together.
             var run = _EditRun<Item>()
-            func applyRun() {
+            func applyRun(joiningLateCalls: Bool = false) {
                 guard !run.isEmpty else { return }
-                _apply(run, touched: &touched)
+                _apply(run, touched: &touched, joiningLateCalls: joiningLateCalls)
                 run = _EditRun()
             }
             for command in commands {
@@ -157,7 +164,8 @@ extension ListDataSource {
                     _resumeAfterDelivery(continuation)
                 }
             }
-            applyRun()
+            // Nothing was taken after this run, so calls submitted since may join it.
+            applyRun(joiningLateCalls: true)
             _publish(touched)
         }
     }
@@ -168,7 +176,13 @@ extension ListDataSource {
     /// one pass over the touched leaves to beat finding each row, is applied in bulk; the
     /// pass also records where each row was and is, so the batch needs no searches. So
     /// does a first change that adds one item, placed on its own.
-    @inlinable func _apply(_ run: _EditRun<Item>, touched: inout _TouchedRows<Item.ID>?) {
+    ///
+    /// With `joiningLateCalls` (the run is the last command the drain took), `add` and
+    /// `remove` calls submitted while a bulk run is being reduced join it, so a caller
+    /// that makes several such calls in a row gets one batch, not one pass over the
+    /// touched leaves per call. They are taken once, after the reduction (which only
+    /// hashes and sorts the named ids), so the run's batch waits at most that long.
+    @inlinable func _apply(_ run: _EditRun<Item>, touched: inout _TouchedRows<Item.ID>?, joiningLateCalls: Bool = false) {
         if touched == nil, run.calls.count == 1, case .add(let items) = run.calls[0], items.count == 1 {
             // An item equal to the stored one changes nothing, and so touches nothing.
             if let (old, new) = _working.storage._place(items[0]) {
@@ -177,11 +191,18 @@ extension ListDataSource {
             return
         }
         let rowCount = _working.storage.count
-        if touched == nil, run.count >= _bulkEditThreshold, run.count * 8 < rowCount,
-           let (storage, edited) = _working.storage._editing(run) {
-            _working.storage = storage
-            touched = .edited(edited)
-            return
+        var run = run
+        if touched == nil, run.count >= _bulkEditThreshold, run.count * 8 < rowCount {
+            var reduced = _IDEditor<Item>(run)
+            if joiningLateCalls { sched_yield() }
+            if joiningLateCalls, _shared.withLock({ $0.pipeline.takeLeadingEdits(into: &run) }) {
+                reduced = _IDEditor<Item>(run)
+            }
+            if run.count * 8 < rowCount, let (storage, edited) = _working.storage._editing(reduced: reduced) {
+                _working.storage = storage
+                touched = .edited(edited)
+                return
+            }
         }
         if _working.published.isEmpty {
             // From an empty list every row is an insertion: no need to collect ids.

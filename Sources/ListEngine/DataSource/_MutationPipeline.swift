@@ -46,6 +46,30 @@
         }
     }
 
+    /// Called by the drain while it applies the last run of `add` and `remove` calls it
+    /// took: moves into `run` the `add` and `remove` calls submitted since, up to the
+    /// first command of another kind, which stays pending with everything after it.
+    /// Returns whether it took any.
+    ///
+    /// - Complexity: O(*p*) for *p* pending commands.
+    @inlinable mutating func takeLeadingEdits(into run: inout _EditRun<Item>) -> Bool {
+        guard case .draining(var pending) = state else { return false }
+        var taken = 0
+        loop: for command in pending {
+            switch command {
+            case .add(let items): run.add(items)
+            case .remove(let ids): run.remove(ids)
+            default: break loop
+            }
+            taken += 1
+        }
+        guard taken > 0 else { return false }
+        state = .idle  // release the array's storage so the removal does not copy
+        pending.removeFirst(taken)
+        state = .draining(pending: pending)
+        return true
+    }
+
     /// Called by the drain: the commands to process next, or `nil` when there are none
     /// (the pipeline is then idle, and the next submission schedules a new drain).
     @inlinable mutating func takePending() -> [_Command<Item>]? {

@@ -103,7 +103,13 @@ extension _ListStorage {
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
     @inlinable func _editing(_ run: _EditRun<Item>, concurrentFrom threshold: Int = _parallelEditThreshold) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, run.count > 0 else { return nil }
-        var idEdits = _IDEditor<Item>(run)
+        return _editing(reduced: _IDEditor<Item>(run), concurrentFrom: threshold)
+    }
+
+    /// ``_editing(_:concurrentFrom:)`` for a run already reduced to one edit per id.
+    @inlinable func _editing(reduced: _IDEditor<Item>, concurrentFrom threshold: Int = _parallelEditThreshold) -> (storage: _ListStorage, edited: _EditedRows)? {
+        guard !rows.isEmpty, reduced.editCount > 0 else { return nil }
+        var idEdits = reduced
         let comparator = areInIncreasingOrder
         let onTwoThreads = idEdits.editCount >= threshold
         guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
