@@ -23,7 +23,9 @@ import Synchronization
 ///
 /// ## Batches
 /// Pending mutations may be coalesced into one batch, but one call is never split.
-/// A call that changes nothing delivers no batch. Only rows a batch's calls named may
+/// `add` and `remove` calls made while the diff queue prepares a large run of such
+/// calls (hashes and sorts its ids, before the pass over the rows) join that run's
+/// batch. A call that changes nothing delivers no batch. Only rows a batch's calls named may
 /// move, and the fewest of those move (see ``ChangeBatch``). An incremental `add` or
 /// `remove` of *k* items costs O(*k* log *n*): storage is a copy-on-write B-tree with
 /// subtree counts, so snapshots share structure and positions are found in O(log *n*).
