@@ -197,8 +197,8 @@ extension ListDataSource {
             if joiningLateCalls {
                 // The caller whose call woke this queue may have been preempted by it on
                 // its own core before it could make its next call; give it that core
-                // back first. (In `sorted1m-batch`, without this, a quarter of the
-                // `remove` calls missed the `add` before it, and made a batch of their own.)
+                // back first. (In `sorted1m-batch`, without this, about one `remove` call
+                // in six missed the `add` before it, and made a batch of its own.)
                 sched_yield()
                 if _shared.withLock({ $0.pipeline.takeLeadingEdits(into: &run) }) {
                     reduced = _IDEditor<Item>(run)
