@@ -7,27 +7,27 @@ import Testing
     @Test("first submit schedules a drain; later ones join it; the drain empties it")
     func pipelineEvents() {
         var pipeline = _MutationPipeline<TestRow>()
-        let first = pipeline.submit(.removeAll)
+        let first = pipeline.submit(.removeAll, at: 0)
         #expect(first == .scheduleDrain)
-        let second = pipeline.submit(.add([TestRow(id: 1, key: 1)]))
+        let second = pipeline.submit(.add([TestRow(id: 1, key: 1)]), at: 0)
         #expect(second == .none)
-        let taken = pipeline.takePending()
+        let taken = pipeline.next(at: 0).commands
         #expect(taken?.count == 2)
-        let duringDrain = pipeline.submit(.removeAll)
+        let duringDrain = pipeline.submit(.removeAll, at: 0)
         #expect(duringDrain == .none)  // still draining: this drain picks it up
-        let takenAgain = pipeline.takePending()
+        let takenAgain = pipeline.next(at: 0).commands
         #expect(takenAgain?.count == 1)
-        let empty = pipeline.takePending()
-        #expect(empty == nil)  // now idle
-        let afterIdle = pipeline.submit(.removeAll)
+        let empty = pipeline.next(at: 0)
+        #expect(empty.isIdle)  // nothing lingers before the pipeline has once gone idle
+        let afterIdle = pipeline.submit(.removeAll, at: 0)
         #expect(afterIdle == .scheduleDrain)
     }
 
     @Test("commands come out in submission order")
     func order() {
         var pipeline = _MutationPipeline<TestRow>()
-        for id in 0..<10 { _ = pipeline.submit(.remove([id])) }
-        let ids = pipeline.takePending()?.compactMap { command -> Int? in
+        for id in 0..<10 { _ = pipeline.submit(.remove([id]), at: 0) }
+        let ids = pipeline.next(at: 0).commands?.compactMap { command -> Int? in
             if case .remove(let ids) = command { return ids.first }
             return nil
         }
@@ -40,15 +40,15 @@ import Testing
         var run = _EditRun<TestRow>()
         let fromIdle = pipeline.takeLeadingEdits(into: &run)
         #expect(!fromIdle, "an idle pipeline has nothing")
-        _ = pipeline.submit(.add([TestRow(id: 1, key: 1)]))
-        _ = pipeline.takePending()
+        _ = pipeline.submit(.add([TestRow(id: 1, key: 1)]), at: 0)
+        _ = pipeline.next(at: 0)
         let fromEmpty = pipeline.takeLeadingEdits(into: &run)
         #expect(!fromEmpty, "nothing pending")
 
-        _ = pipeline.submit(.remove([7, 8]))
-        _ = pipeline.submit(.add([TestRow(id: 2, key: 2), TestRow(id: 3, key: 3)]))
-        _ = pipeline.submit(.removeAll)
-        _ = pipeline.submit(.add([TestRow(id: 4, key: 4)]))
+        _ = pipeline.submit(.remove([7, 8]), at: 0)
+        _ = pipeline.submit(.add([TestRow(id: 2, key: 2), TestRow(id: 3, key: 3)]), at: 0)
+        _ = pipeline.submit(.removeAll, at: 0)
+        _ = pipeline.submit(.add([TestRow(id: 4, key: 4)]), at: 0)
         let took = pipeline.takeLeadingEdits(into: &run)
         #expect(took)
         #expect(run.count == 4)
@@ -62,17 +62,77 @@ import Testing
         let tookAgain = pipeline.takeLeadingEdits(into: &run)
         #expect(!tookAgain, "a removeAll leads now")
         #expect(run.count == 4)
-        let rest = pipeline.takePending()
+        let rest = pipeline.next(at: 0).commands
         #expect(rest?.count == 2, "the removeAll and the add after it stay, in order")
         if let rest, case .removeAll = rest[0], case .add(let items) = rest[1] {
             #expect(items.map(\.id) == [4])
         } else {
             Issue.record("left: \(String(describing: rest))")
         }
-        let nothing = pipeline.takePending()
-        #expect(nothing == nil)
-        let afterIdle = pipeline.submit(.removeAll)
+        let nothing = pipeline.next(at: 0)
+        #expect(nothing.isIdle)
+        let afterIdle = pipeline.submit(.removeAll, at: 0)
         #expect(afterIdle == .scheduleDrain, "the pipeline went idle")
+    }
+
+    @Test("a drain lingers only after a call came soon after the pipeline went idle, and stops after a linger that caught nothing")
+    func lingering() {
+        let window = _MutationPipeline<TestRow>.lingerNanoseconds
+        var pipeline = _MutationPipeline<TestRow>()
+        _ = pipeline.submit(.removeAll, at: 1_000)
+        #expect(pipeline.next(at: 1_000).commands?.count == 1)
+        #expect(pipeline.next(at: 2_000).isIdle, "no call has come quickly yet: idle at once")
+
+        // A call long after: still no lingering.
+        let late = 2_000 + window
+        #expect(pipeline.submit(.removeAll, at: late) == .scheduleDrain)
+        #expect(pipeline.next(at: late).commands?.count == 1)
+        #expect(pipeline.next(at: late).isIdle)
+
+        // A call within the window of going idle: the next drain lingers.
+        let soon = late + window - 1
+        #expect(pipeline.submit(.removeAll, at: soon) == .scheduleDrain)
+        #expect(pipeline.next(at: soon).commands?.count == 1)
+        #expect(pipeline.next(at: soon).isPoll, "lingers")
+        #expect(pipeline.next(at: soon + window - 1).isPoll, "until the window has passed")
+        // A call while it lingers is taken by this drain: nothing is scheduled.
+        #expect(pipeline.submit(.add([TestRow(id: 1, key: 1)]), at: soon + window) == .none)
+        #expect(pipeline.next(at: soon + window).commands?.count == 1)
+        // That linger caught a call, so the drain lingers again, for a whole window.
+        let caught = soon + window
+        #expect(pipeline.next(at: caught + 1).isPoll)
+        #expect(pipeline.next(at: caught + window).isPoll)
+        #expect(pipeline.next(at: caught + 1 + window).isIdle, "the window has passed with nothing")
+
+        // That linger caught nothing: the next drain goes idle at once...
+        let after = caught + 1 + window + 10
+        #expect(pipeline.submit(.removeAll, at: after) == .scheduleDrain)
+        #expect(pipeline.next(at: after).commands?.count == 1)
+        #expect(pipeline.next(at: after).isPoll, "...unless the call came within the window, as this one did")
+        #expect(pipeline.next(at: after + window).isIdle)
+        let slow = after + 2 * window
+        #expect(pipeline.submit(.removeAll, at: slow) == .scheduleDrain)
+        #expect(pipeline.next(at: slow).commands?.count == 1)
+        #expect(pipeline.next(at: slow).isIdle, "a linger caught nothing and this call came late: no lingering")
+    }
+}
+
+
+extension _MutationPipeline.Next {
+    /// The commands, when the drain is told to process some.
+    var commands: [_Command<Item>]? {
+        if case .commands(let commands) = self { return commands }
+        return nil
+    }
+
+    var isPoll: Bool {
+        if case .poll = self { return true }
+        return false
+    }
+
+    var isIdle: Bool {
+        if case .idle = self { return true }
+        return false
     }
 }
 

@@ -113,7 +113,7 @@ extension ListDataSource {
                 box.queue.suspend()
                 resume = { draining.async { box.queue.resume() } }
             }
-            return (box.token, isNew ? state.pipeline.submit(.attach(box)) : .none, resume)
+            return (box.token, isNew ? state.pipeline.submit(.attach(box), at: DispatchTime.now().uptimeNanoseconds) : .none, resume)
         }
         resume?()
         _scheduleDrain(if: action)
@@ -125,7 +125,7 @@ extension ListDataSource {
     /// Processes everything pending, coalescing runs of mutations into one batch each.
     @inlinable func _drain() {
         _assertOnDiffQueue()
-        while let commands = _shared.withLock({ $0.pipeline.takePending() }) {
+        while let commands = _nextCommands() {
             var touched: _TouchedRows<Item.ID>? = nil
             // Consecutive `add` and `remove` calls are applied together.
             var run = _EditRun<Item>()
@@ -167,6 +167,19 @@ extension ListDataSource {
             // Nothing was taken after this run, so calls submitted since may join it.
             applyRun(joiningLateCalls: true)
             _publish(touched)
+        }
+    }
+
+    /// The commands to process next, or `nil` once the pipeline is idle; while the
+    /// pipeline lingers, this thread polls for them, yielding its core between polls.
+    @inlinable func _nextCommands() -> [_Command<Item>]? {
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            switch _shared.withLock({ $0.pipeline.next(at: now) }) {
+            case .commands(let commands): return commands
+            case .idle: return nil
+            case .poll: sched_yield()
+            }
         }
     }
 

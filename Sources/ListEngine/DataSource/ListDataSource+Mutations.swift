@@ -64,7 +64,7 @@ extension ListDataSource {
     }
 
     @inlinable func _submit(_ command: _Command<Item>) {
-        _scheduleDrain(if: _shared.withLock { $0.pipeline.submit(command) })
+        _scheduleDrain(if: _shared.withLock { $0.pipeline.submit(command, at: DispatchTime.now().uptimeNanoseconds) })
     }
 
     /// Schedules a drain on the diff queue when a submission asked for one.

@@ -25,7 +25,11 @@ import Synchronization
 /// Pending mutations may be coalesced into one batch, but one call is never split.
 /// `add` and `remove` calls made while the diff queue prepares a large run of such
 /// calls (hashes and sorts its ids, before the pass over the rows) join that run's
-/// batch. A call that changes nothing delivers no batch. Only rows a batch's calls named may
+/// batch. When calls have been coming quickly, the diff queue, out of work, polls for the
+/// next call for up to 200 µs (yielding its core) before its thread sleeps, since waking
+/// a thread costs more than placing a row in a large list; a poll that catches nothing
+/// stops this until calls come that quickly again.
+/// A call that changes nothing delivers no batch. Only rows a batch's calls named may
 /// move, and the fewest of those move (see ``ChangeBatch``). An incremental `add` or
 /// `remove` of *k* items costs O(*k* log *n*): storage is a copy-on-write B-tree with
 /// subtree counts, so snapshots share structure and positions are found in O(log *n*).

@@ -17,11 +17,34 @@
 /// drain to be scheduled. The drain repeatedly takes everything pending (so mutations
 /// that arrive while a batch is computed are coalesced into the next one) until nothing
 /// is left, and then the pipeline is idle again. No command is lost or taken twice.
+///
+/// **Lingering.** Waking an idle queue's thread costs tens of microseconds, more than
+/// placing one row in a million-row list. So when calls have been arriving faster than
+/// that (a submission came within ``lingerNanoseconds`` of the pipeline going idle), a
+/// drain that runs out of commands keeps polling for that long before going idle: a call
+/// made meanwhile is taken without waking anything. A linger that catches nothing ends
+/// lingering until calls come that quickly again, so a list updated now and then never
+/// polls more than once after a burst.
 @usableFromInline struct _MutationPipeline<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline enum State: Sendable {
         case idle
         case draining(pending: [_Command<Item>])
     }
+
+    /// What the drain does next.
+    @usableFromInline enum Next: Sendable {
+        /// Process these commands, in order.
+        case commands([_Command<Item>])
+        /// Nothing is pending, but the drain lingers: yield the core, then ask again.
+        case poll
+        /// Nothing is pending and the pipeline is idle: the drain ends, and the next
+        /// submission schedules a new one.
+        case idle
+    }
+
+    /// How long a drain lingers, and how soon after the pipeline went idle a
+    /// submission must come to make the next drain linger (200 µs).
+    @usableFromInline static var lingerNanoseconds: UInt64 { 200_000 }
 
     @usableFromInline enum SubmitAction: Equatable {
         /// The pipeline was idle: schedule a drain on the diff queue.
@@ -31,11 +54,23 @@
     }
 
     @usableFromInline var state: State = .idle
+    /// Whether a drain that runs out of commands lingers before going idle.
+    @usableFromInline var lingers = false
+    /// When the current linger ends; `nil` when the drain is not lingering.
+    @usableFromInline var lingerDeadline: UInt64? = nil
+    /// When the pipeline last went idle; `nil` before the first drain ended.
+    @usableFromInline var idleSince: UInt64? = nil
 
     /// Records a command.
-    @inlinable mutating func submit(_ command: _Command<Item>) -> SubmitAction {
+    ///
+    /// - Parameters:
+    ///   - command: the call.
+    ///   - now: the current time in nanoseconds (a monotonic clock), read only when the
+    ///     pipeline is idle.
+    @inlinable mutating func submit(_ command: _Command<Item>, at now: @autoclosure () -> UInt64) -> SubmitAction {
         switch state {
         case .idle:
+            if let idleSince, now() &- idleSince < Self.lingerNanoseconds { lingers = true }
             state = .draining(pending: [command])
             return .scheduleDrain
         case .draining(var pending):
@@ -70,19 +105,27 @@
         return true
     }
 
-    /// Called by the drain: the commands to process next, or `nil` when there are none
-    /// (the pipeline is then idle, and the next submission schedules a new drain).
-    @inlinable mutating func takePending() -> [_Command<Item>]? {
-        switch state {
-        case .idle:
-            return nil
-        case .draining(let pending):
-            if pending.isEmpty {
-                state = .idle
-                return nil
-            }
+    /// Called by the drain: what to do next.
+    ///
+    /// - Parameter now: the current time in nanoseconds, on the clock of ``submit(_:at:)``.
+    @inlinable mutating func next(at now: UInt64) -> Next {
+        guard case .draining(let pending) = state else { return .idle }
+        if !pending.isEmpty {
             state = .draining(pending: [])
-            return pending
+            lingerDeadline = nil
+            return .commands(pending)
         }
+        if lingers {
+            let deadline = lingerDeadline ?? now &+ Self.lingerNanoseconds
+            if now < deadline {
+                lingerDeadline = deadline
+                return .poll
+            }
+            lingers = false  // this linger caught nothing
+        }
+        lingerDeadline = nil
+        state = .idle
+        idleSince = now
+        return .idle
     }
 }
