@@ -20,11 +20,12 @@
 ///
 /// **Lingering.** Waking an idle queue's thread costs tens of microseconds, more than
 /// placing one row in a million-row list. So when calls have been arriving faster than
-/// that (a submission came within ``lingerNanoseconds`` of the pipeline going idle), a
-/// drain that runs out of commands keeps polling for that long before going idle: a call
-/// made meanwhile is taken without waking anything. A linger that catches nothing ends
-/// lingering until calls come that quickly again, so a list updated now and then never
-/// polls more than once after a burst.
+/// that (a submission came within ``lingerNanoseconds`` of the last drain running out of
+/// commands, so a linger would have caught it), a drain that runs out of commands keeps
+/// polling for that long before going idle: a call made meanwhile is taken without
+/// waking anything. A linger that catches nothing ends lingering until calls come that
+/// quickly again, so a list updated now and then never polls more than once after a
+/// burst, and neither does one whose calls come just too slowly to be caught.
 @usableFromInline struct _MutationPipeline<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline enum State: Sendable {
         case idle
@@ -42,7 +43,7 @@
         case idle
     }
 
-    /// How long a drain lingers, and how soon after the pipeline went idle a
+    /// How long a drain lingers, and how soon after a drain ran out of commands a
     /// submission must come to make the next drain linger (200 µs).
     @usableFromInline static var lingerNanoseconds: UInt64 { 200_000 }
 
@@ -56,10 +57,9 @@
     @usableFromInline var state: State = .idle
     /// Whether a drain that runs out of commands lingers before going idle.
     @usableFromInline var lingers = false
-    /// When the current linger ends; `nil` when the drain is not lingering.
-    @usableFromInline var lingerDeadline: UInt64? = nil
-    /// When the pipeline last went idle; `nil` before the first drain ended.
-    @usableFromInline var idleSince: UInt64? = nil
+    /// When the drain last found no command pending: the start of its linger, if it
+    /// lingers. `nil` while it has commands, and before any drain ran out of them.
+    @usableFromInline var ranOutAt: UInt64? = nil
 
     /// Records a command.
     ///
@@ -70,7 +70,7 @@
     @inlinable mutating func submit(_ command: _Command<Item>, at now: @autoclosure () -> UInt64) -> SubmitAction {
         switch state {
         case .idle:
-            if let idleSince, now() &- idleSince < Self.lingerNanoseconds { lingers = true }
+            if let ranOutAt, now() &- ranOutAt < Self.lingerNanoseconds { lingers = true }
             state = .draining(pending: [command])
             return .scheduleDrain
         case .draining(var pending):
@@ -112,20 +112,16 @@
         guard case .draining(let pending) = state else { return .idle }
         if !pending.isEmpty {
             state = .draining(pending: [])
-            lingerDeadline = nil
+            ranOutAt = nil
             return .commands(pending)
         }
+        let ranOut = ranOutAt ?? now
+        ranOutAt = ranOut
         if lingers {
-            let deadline = lingerDeadline ?? now &+ Self.lingerNanoseconds
-            if now < deadline {
-                lingerDeadline = deadline
-                return .poll
-            }
+            if now &- ranOut < Self.lingerNanoseconds { return .poll }
             lingers = false  // this linger caught nothing
         }
-        lingerDeadline = nil
         state = .idle
-        idleSince = now
         return .idle
     }
 }
