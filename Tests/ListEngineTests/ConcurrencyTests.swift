@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import ListEngine
 import ListTestSupport
@@ -91,6 +96,49 @@ import Testing
         }
     }
 
+    @Test("one-row updates of a list of full-size leaves, whose replaced leaves are freed on the renderers' queues and reused by the diff queue")
+    func oneRowUpdatesReuseLeaves() async {
+        var rng = SplitMix64(seed: 5)
+        var expected: [Int: TestRow] = [:]
+        for id in 0 ..< 20_000 { expected[id] = TestRow(id: id, key: rng.int(in: 0 ..< 1_000_000) * 100_000 + id) }
+        let source = ListDataSource(Array(expected.values))
+        // Renderers that keep no batch, so each old snapshot goes once it is rendered.
+        let fast = ReplayingRenderer(), slow = ReplayingRenderer(delayMicroseconds: 50)
+        source.attach(fast)
+        source.attach(slow)
+        // A reader that walks whatever snapshot is current, so that leaves are also
+        // freed while an iterator holds their storage.
+        let reader = Task.detached {
+            var walked = 0
+            while !Task.isCancelled {
+                walked += source.snapshot.reduce(0) { $0 &+ $1.id } & 1
+                await Task.yield()
+            }
+            return walked
+        }
+        for step in 0 ..< 1_500 {
+            let id = rng.int(in: 0 ..< 21_000)
+            if rng.chance(0.1) {
+                source.remove(ids: [id])
+                expected[id] = nil
+            } else {
+                let row = TestRow(id: id, key: rng.int(in: 0 ..< 1_000_000) * 100_000 + id, payload: step)
+                source.add(row)
+                expected[id] = row
+            }
+            if step % 100 == 0 { await source.flush() }
+        }
+        let final = await source.flush()
+        reader.cancel()
+        _ = await reader.value
+        #expect(Array(final) == expected.values.sorted { $0.key < $1.key })
+        for (name, renderer) in [("fast", fast), ("slow", slow)] {
+            let (rows, version) = renderer.replayed
+            #expect(version == final.version, "\(name) did not reach the final version")
+            #expect(rows == Array(final), "\(name) replay differs from the final snapshot")
+        }
+    }
+
     @Test("renderers attached while 4 tasks mutate each start with an attach batch and see every later version", arguments: 0..<3)
     func attachWhileMutating(round: Int) async {
         let source = ListDataSource<TestRow>()
@@ -133,4 +181,25 @@ import Testing
             #expect(recorder.replayedRows() == Array(final), "renderer \(index)")
         }
     }
+}
+
+/// A renderer that applies each batch to an array of rows and keeps no batch.
+private final class ReplayingRenderer: ListRenderer {
+    private let state = LockedState<(rows: [TestRow], version: Int)>(([], 0))
+    private let delayMicroseconds: UInt32
+
+    init(delayMicroseconds: UInt32 = 0) {
+        self.delayMicroseconds = delayMicroseconds
+    }
+
+    func render(_ batch: ChangeBatch<TestRow>) {
+        if delayMicroseconds > 0 { usleep(delayMicroseconds) }
+        state.withLock { state in
+            batch.apply(to: &state.rows)
+            state.version = batch.version
+        }
+    }
+
+    /// The rows replayed so far and the version of the last batch.
+    var replayed: (rows: [TestRow], version: Int) { state.withLock { $0 } }
 }

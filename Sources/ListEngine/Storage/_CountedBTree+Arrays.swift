@@ -39,7 +39,7 @@ extension _CountedBTree {
         var next = 0
         for size in Self._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf) {
             var elements: [Element] = []
-            elements.reserveCapacity(size)
+            elements.reserveCapacity(size + 1)  // as `_LeafWriter` allocates leaves: room to insert one
             for position in next ..< next + size { elements.append(element(position)) }
             level.append(_Node(leaf: elements))
             next += size

@@ -302,10 +302,12 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
 /// one leaf when they fit, otherwise as many even leaves of at least half capacity as it
 /// takes, so that an overflowing leaf is split without copying its elements twice.
 ///
-/// Each leaf's storage is allocated for exactly the elements it receives, not for the
-/// leaf capacity. A rebuilt leaf belongs to a new snapshot that the published one is
+/// Each leaf's storage is allocated for the elements it receives and one more, not for
+/// the leaf capacity. A rebuilt leaf belongs to a new snapshot that the published one is
 /// replaced by, so its next change copies it anyway (and a uniquely held leaf grows to
-/// the capacity on its first insertion). Leaves split here hold about half the
+/// the capacity on its first insertion past that). The one more lets the storage of a
+/// freed leaf take a copy of a leaf of the same size made to insert a row (see
+/// ``_SpareLeafShelf``). Leaves split here hold about half the
 /// capacity: after repeated batches of 16,000 changed rows, a million-row list's row
 /// leaves were 62 % full and its id leaves 57 %, and with leaves sized to the capacity
 /// the process peaked at 623 MB, against 433–485 MB with leaves sized to their rows
@@ -330,7 +332,7 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
         currentSize = sizes.count > 1 ? sizes[0] : .max
         let sizes = sizes
         largeCount = sizes.firstIndex { $0 != sizes[0] } ?? sizes.count
-        current.reserveCapacity(sizes.first ?? total)
+        current.reserveCapacity((sizes.first ?? total) + 1)
     }
 
     @inlinable mutating func append(_ element: Element) {
@@ -356,7 +358,7 @@ extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
     @inlinable mutating func _startNextLeaf() {
         filled.append(current)
         current = []
-        current.reserveCapacity(filled.count < sizes.count ? sizes[filled.count] : 0)
+        current.reserveCapacity(filled.count < sizes.count ? sizes[filled.count] + 1 : 0)
         // The last leaf takes whatever is left.
         currentSize = filled.count + 1 < sizes.count ? sizes[filled.count] : .max
     }

@@ -35,7 +35,8 @@
 /// of its own: in a million-row list, a one-row update went from 77 µs to 65 µs from
 /// caller to renderer (medians of ten runs) when branches went from 64 children to 32.
 /// Elements are stored in contiguous arrays, and iteration walks the leaves with a
-/// stack of branches.
+/// stack of branches. The storage of a freed leaf is kept for a later leaf copy, on
+/// whatever thread either happens (see ``_SpareLeafShelf``).
 ///
 /// ```swift
 /// var tree = _CountedBTree(0 ..< 1_000)      // bulk build in O(n)
@@ -98,7 +99,7 @@
         for size in leafSizes {
             let end = source.index(start, offsetBy: size)
             var elements: [Element] = []
-            elements.reserveCapacity(size)  // exactly, as `_LeafWriter` allocates leaves
+            elements.reserveCapacity(size + 1)  // as `_LeafWriter` allocates leaves: room to insert one
             elements.append(contentsOf: source[start ..< end])
             level.append(_Node(leaf: elements))
             start = end
@@ -367,15 +368,44 @@ extension _CountedBTree {
         /// The arrays are copied at once, with the capacity of the originals: left to
         /// copy-on-write, the first insertion would copy an array to its exact size and
         /// then grow it, copying it twice and doubling its storage. A leaf's elements get
-        /// room for one more besides, since leaves are allocated for exactly the
-        /// elements they hold (see `_LeafWriter`) and the copy may be made to insert.
+        /// room for at least one more, since the copy may be made to insert, and are
+        /// copied into the storage of a freed leaf when there is some (``_copyLeaf(_:)``).
         @inlinable init(copying node: _Node) {
             self.count = node.count
-            self.elements = Self._copy(node.elements, room: 1)
+            self.elements = node.isLeaf ? Self._copyLeaf(node.elements) : []
             self.children = Self._copy(node.children)
             self.childCounts = Self._copy(node.childCounts)
             self.childFirsts = Self._copy(node.childFirsts)
             self.isLeaf = node.isLeaf
+        }
+
+        /// Hands a leaf's storage to the spare storage of its element type, for a later
+        /// leaf copy to reuse (see ``_SpareLeafShelf``). The elements are destroyed here,
+        /// as they would be without it.
+        @inlinable deinit {
+            if isLeaf, _SpareLeafShelf<Element>.isWorthKeeping(capacity: elements.capacity) {
+                _SpareLeafStorage.shelf(of: Element.self).keep(&elements)
+            }
+        }
+
+        /// A unique copy of a leaf's elements with room for at least one more.
+        ///
+        /// A leaf of at least half the default capacity is copied into the storage of a
+        /// freed leaf when its element type's shelf has one large enough (see
+        /// ``_SpareLeafShelf``); otherwise into new storage of the original's capacity
+        /// (and one more if it was full). A small root leaf is copied to its size, so
+        /// that the snapshots of a short list stay small.
+        @inlinable static func _copyLeaf(_ elements: [Element]) -> [Element] {
+            let needed = elements.count + 1
+            var copy: [Element] = []
+            if _SpareLeafShelf<Element>.isWorthKeeping(capacity: needed),
+               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed) {
+                copy = spare
+            } else {
+                copy.reserveCapacity(Swift.max(elements.capacity, needed))
+            }
+            copy._append(copiesOf: elements, elements.indices)
+            return copy
         }
 
         /// A unique copy of `array` with at least its capacity, and room for at least
