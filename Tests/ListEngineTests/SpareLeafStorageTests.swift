@@ -58,16 +58,25 @@ private final class Tracked {
         #expect(shelf.take(minimumCapacity: 1) == nil)
     }
 
-    @Test("a copy takes the most recently kept buffer that is large enough")
-    func takesTheLatestLargeEnough() {
+    @Test("a copy takes the smallest buffer that is large enough, the most recent of equals")
+    func takesTheSmallestLargeEnough() {
         let shelf = _SpareLeafShelf<ShelvedValue>()
-        var large = buffer(capacity: leaf + 1), smaller = buffer(capacity: leaf / 2 + 10)
-        let largeCapacity = large.capacity, smallerCapacity = smaller.capacity
+        var large = buffer(capacity: leaf + 1), smaller = buffer(capacity: leaf / 2 + 10), largest = buffer(capacity: leaf * 2 - 10)
+        let largeCapacity = large.capacity, smallerCapacity = smaller.capacity, largestCapacity = largest.capacity
         shelf.keep(&large)
         shelf.keep(&smaller)
+        shelf.keep(&largest)
         #expect(shelf.take(minimumCapacity: smallerCapacity + 1)?.capacity == largeCapacity)
-        #expect(shelf.take(minimumCapacity: smallerCapacity + 1) == nil)
-        #expect(shelf.take(minimumCapacity: leaf / 2)?.capacity == smallerCapacity)
+        #expect(shelf.take(minimumCapacity: 1)?.capacity == smallerCapacity)
+        #expect(shelf.take(minimumCapacity: largestCapacity + 1) == nil)
+        #expect(shelf.take(minimumCapacity: leaf)?.capacity == largestCapacity)
+        #expect(shelf.count == 0)
+
+        var first = buffer(capacity: leaf), second = buffer(capacity: leaf)
+        let secondStorage = second.withUnsafeBufferPointer { $0.baseAddress }
+        shelf.keep(&first)
+        shelf.keep(&second)
+        #expect(shelf.take(minimumCapacity: leaf)?.withUnsafeBufferPointer { $0.baseAddress } == secondStorage)
     }
 
     @Test("a full shelf lets the buffer kept longest go")

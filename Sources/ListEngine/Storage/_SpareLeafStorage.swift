@@ -19,8 +19,7 @@ import Darwin
 ///
 /// A shelf holds at most ``limit`` buffers, each empty, with room for between half and
 /// twice the elements of a leaf of the default capacity; when it is full, the buffer
-/// kept longest goes. The buffers are not sorted by size: a leaf copy takes the most
-/// recently kept buffer that is large enough.
+/// kept longest goes. A leaf copy takes the smallest buffer that is large enough.
 ///
 /// Safety of `@unchecked Sendable`: `buffers` is read and written only while `mutex` is
 /// held (``take(minimumCapacity:)``, ``keep(_:)``), so accesses from different threads
@@ -56,14 +55,20 @@ import Darwin
     }
 
     /// An empty buffer with room for at least `minimumCapacity` elements, or `nil` when
-    /// the shelf has none. The most recently kept buffer that is large enough is taken.
+    /// the shelf has none: the smallest such buffer (the most recently kept of equals),
+    /// so that a small leaf does not take storage a full one needs.
     ///
     /// - Complexity: O(``limit``).
     @inlinable func take(minimumCapacity: Int) -> [Element]? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard let slot = buffers.lastIndex(where: { $0.capacity >= minimumCapacity }) else { return nil }
-        return buffers.remove(at: slot)
+        var best: Int? = nil
+        for slot in buffers.indices.reversed() where buffers[slot].capacity >= minimumCapacity {
+            if let current = best, buffers[current].capacity <= buffers[slot].capacity { continue }
+            best = slot
+        }
+        guard let best else { return nil }
+        return buffers.remove(at: best)
     }
 
     /// Empties `buffer`, keeping its storage, and puts it on the shelf when it is the
