@@ -20,6 +20,13 @@ private final class Tracked {
     init(_ value: Int) { self.value = value }
 }
 
+extension _SpareLeafShelf {
+    /// `take(minimumCapacity:emptying:)` with the standard library's way of emptying.
+    fileprivate func take(minimumCapacity: Int) -> [Element]? {
+        take(minimumCapacity: minimumCapacity, emptying: { $0.removeAll(keepingCapacity: true) })
+    }
+}
+
 @Suite struct SpareLeafStorageTests {
     /// A leaf's capacity for 8-byte elements.
     fileprivate let leaf = _SpareLeafShelf<ShelvedValue>.leafCapacity
@@ -77,6 +84,25 @@ private final class Tracked {
         shelf.keep(&first)
         shelf.keep(&second)
         #expect(shelf.take(minimumCapacity: leaf)?.withUnsafeBufferPointer { $0.baseAddress } == secondStorage)
+    }
+
+    @Test("buffers are emptied by the code the first copy supplied, once it has")
+    func emptiedByTheCopysCode() {
+        let shelf = _SpareLeafShelf<ShelvedValue>()
+        let emptied = LockedState(0)
+        var before = buffer(capacity: leaf)
+        shelf.keep(&before)
+        #expect(shelf.take(minimumCapacity: leaf, emptying: { buffer in
+            emptied.withLock { $0 += 1 }
+            buffer.removeAll(keepingCapacity: true)
+        })?.isEmpty == true)
+        #expect(emptied.withLock { $0 } == 0, "nothing to empty when the shelf had no such code")
+        #expect(shelf.take(minimumCapacity: 1, emptying: { _ in Issue.record("only the first copy's code is kept") }) == nil)
+
+        var after = buffer(capacity: leaf)
+        shelf.keep(&after)
+        #expect(emptied.withLock { $0 } == 1)
+        #expect(shelf.take(minimumCapacity: leaf)?.isEmpty == true)
     }
 
     @Test("a full shelf lets the buffer kept longest go")

@@ -399,13 +399,20 @@ extension _CountedBTree {
             let needed = elements.count + 1
             var copy: [Element] = []
             if _SpareLeafShelf<Element>.isWorthKeeping(capacity: needed),
-               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed) {
+               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed, emptying: _emptyKeepingStorage) {
                 copy = spare
             } else {
                 copy.reserveCapacity(Swift.max(elements.capacity, needed))
             }
             copy._append(copiesOf: elements, elements.indices)
             return copy
+        }
+
+        /// Destroys the elements of `buffer` one by one, from the last, keeping its
+        /// storage: passed from code compiled for `Element`, for the spare storage to
+        /// empty freed leaves with (see ``_SpareLeafShelf/emptying``).
+        @inlinable static func _emptyKeepingStorage(_ buffer: inout [Element]) {
+            for _ in 0 ..< buffer.count { _ = buffer.removeLast() }
         }
 
         /// A unique copy of `array` with at least its capacity, and room for at least

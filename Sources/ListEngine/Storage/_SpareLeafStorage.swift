@@ -31,6 +31,15 @@ import Darwin
     @inlinable static var limit: Int { 16 }
 
     @usableFromInline var buffers: [[Element]] = []
+    /// Empties a buffer in code compiled for `Element`, once a leaf copy has supplied it.
+    ///
+    /// A leaf's storage is kept from its node's `deinit`, which the runtime runs in the
+    /// node's generic code: emptied there, each element is destroyed through its type's
+    /// value witnesses, one indirect call per element and per generic field. The copies
+    /// run in code compiled for the element type (the engine is `@inlinable`), and the
+    /// closure they pass is compiled with them: freeing a one-row update's replaced
+    /// nodes took 7.2–7.3 µs with it against 9.0–9.8 µs without, in a million-row list.
+    @usableFromInline var emptying: ((inout [Element]) -> Void)? = nil
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable init() {
@@ -58,10 +67,15 @@ import Darwin
     /// the shelf has none: the smallest such buffer (the most recently kept of equals),
     /// so that a small leaf does not take storage a full one needs.
     ///
+    /// - Parameters:
+    ///   - minimumCapacity: the elements the buffer must have room for.
+    ///   - emptying: removes every element of a buffer, keeping its storage; the shelf
+    ///     keeps the first one it is given and empties kept buffers with it.
     /// - Complexity: O(``limit``).
-    @inlinable func take(minimumCapacity: Int) -> [Element]? {
+    @inlinable func take(minimumCapacity: Int, emptying: @escaping (inout [Element]) -> Void) -> [Element]? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        if self.emptying == nil { self.emptying = emptying }
         var best: Int? = nil
         for slot in buffers.indices.reversed() where buffers[slot].capacity >= minimumCapacity {
             if let current = best, buffers[current].capacity <= buffers[slot].capacity { continue }
@@ -71,13 +85,17 @@ import Darwin
         return buffers.remove(at: best)
     }
 
-    /// Empties `buffer`, keeping its storage, and puts it on the shelf when it is the
-    /// size of a leaf's (otherwise it is left as it is).
+    /// Empties `buffer`, keeping its storage (with ``emptying`` once a copy has supplied
+    /// it), and puts it on the shelf when it is the size of a leaf's (otherwise it is
+    /// left as it is).
     ///
     /// - Complexity: O(*k*) to destroy *k* elements, then O(1).
     @inlinable func keep(_ buffer: inout [Element]) {
         guard Self.isWorthKeeping(capacity: buffer.capacity) else { return }
-        buffer.removeAll(keepingCapacity: true)
+        pthread_mutex_lock(mutex)
+        let emptying = self.emptying
+        pthread_mutex_unlock(mutex)
+        if let emptying { emptying(&buffer) } else { buffer.removeAll(keepingCapacity: true) }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if buffers.count == Self.limit { buffers.removeFirst() }
