@@ -11,8 +11,9 @@ import Benchmark
 /// - `BatchScenarios.swift`: `sorted1m-batch`, `single-upsert-1m`.
 /// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
 /// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
-/// - `References.swift`: `copy-touched-leaves-1m` and `dispatch-hand-offs`, the parts of
-///   `sorted1m-batch` and `single-upsert-1m` that the list's structure fixes.
+/// - `References.swift`: `copy-touched-leaves-1m`, `find-changed-rows-1m` and
+///   `dispatch-hand-offs`, the parts of `sorted1m-batch` and `single-upsert-1m` that the
+///   list's structure fixes.
 let benchmarks: @Sendable () -> Void = {
     registerFloors()
     registerBaselines()

@@ -4,11 +4,12 @@ import Dispatch
 import ListEngine
 import Synchronization
 
-/// Two references, not targets: the part of `sorted1m-batch` and of `single-upsert-1m`
+/// Three references, not targets: parts of `sorted1m-batch` and of `single-upsert-1m`
 /// that the list's structure fixes before any of its own work. The table shows their
 /// ratios to `floor-merge-walk-1m`.
 func registerReferences() {
     registerLeafCopyReference()
+    registerLeafSearchReference()
     registerHandOffReference()
 }
 
@@ -55,6 +56,55 @@ func registerLeafCopyReference() {
             }
         },
         setup: { TouchedLeavesFixture() }
+    )
+}
+
+/// `sorted1m-batch`'s other reference: finding where the change's rows are and go, in
+/// the same leaves, writing nothing.
+///
+/// Any pass that edits the list's leaves in place of copying them (leaves that carry
+/// their changes, say) must still find, in leaves that are not in the cache, the entry
+/// of every named id and the place of every removed, re-keyed and added row. This lays
+/// out the rows as ``registerLeafCopyReference()`` does, routes the change's keys in
+/// ascending order to their leaves by the leaves' first elements (which the list keeps
+/// in its branches), and binary-searches each in its leaf from where the one before it
+/// ended: the id hashes on one thread and the rows on the other.
+func registerLeafSearchReference() {
+    Benchmark(
+        "find-changed-rows-1m",
+        configuration: Scenario.configuration(iterations: 30, seconds: 10),
+        closure: { (benchmark: Benchmark, fixture: ChangedRowsFixture) in
+            let found = Mutex<(ids: Int, rows: Int)>((0, 0))
+            benchmark.startMeasurement()
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let ids = ModelLeaf.find(fixture.hashes, in: fixture.leaves.idLeaves, firsts: fixture.idFirsts) { first, hash in
+                        first.hash <= hash
+                    } isAtOrAfter: { entry, hash in
+                        entry.hash >= hash
+                    } matches: { entry, hash in
+                        entry.hash == hash
+                    }
+                    found.withLock { $0.ids = ids }
+                } else {
+                    let rows = ModelLeaf.find(fixture.rows, in: fixture.leaves.rowLeaves, firsts: fixture.rowFirsts) { first, key in
+                        !(key.row < first)
+                    } isAtOrAfter: { row, key in
+                        key.isPlaced ? key.row < row : !(row < key.row)
+                    } matches: { row, key in
+                        !key.isPlaced && row == key.row
+                    }
+                    found.withLock { $0.rows = rows }
+                }
+            }
+            benchmark.stopMeasurement()
+            Scenario.recordPeakMemory(in: benchmark)
+            found.withLock { found in
+                // 5,000 re-keyed and 1,000 removed rows are stored; the 5,000 new ids are not.
+                check(found.ids == 6_000 && found.rows == 6_000, "found \(found.ids) ids and \(found.rows) stored rows of 6,000")
+            }
+        },
+        setup: { ChangedRowsFixture() }
     )
 }
 
@@ -152,6 +202,40 @@ final class ModelLeaf<Element: Sendable>: Sendable {
     }
 }
 
+extension ModelLeaf {
+    /// Finds each of `keys` (ascending) in the leaf it falls into, the last leaf whose
+    /// first element does not come after it, by a binary search that starts where the
+    /// previous key's ended in the same leaf. Returns how many keys `matches` the
+    /// element found.
+    ///
+    /// - Parameters:
+    ///   - firsts: the first element of each leaf.
+    ///   - startsAtOrBefore: whether a leaf with this first element starts at or before
+    ///     the key: true for a prefix of the leaves.
+    ///   - isAtOrAfter: whether an element is at or after the key's place: false for a
+    ///     prefix of a leaf's elements, true for the rest.
+    static func find<Key>(
+        _ keys: [Key], in leaves: [ModelLeaf], firsts: [Element], startsAtOrBefore: (Element, Key) -> Bool,
+        isAtOrAfter: (Element, Key) -> Bool, matches: (Element, Key) -> Bool
+    ) -> Int {
+        var leaf = 0, cursor = 0, matched = 0
+        for key in keys {
+            var next = leaf
+            while next + 1 < leaves.count && startsAtOrBefore(firsts[next + 1], key) { next += 1 }
+            if next != leaf { (leaf, cursor) = (next, 0) }
+            let elements = leaves[leaf].elements
+            var low = cursor, high = elements.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isAtOrAfter(elements[middle], key) { high = middle } else { low = middle + 1 }
+            }
+            cursor = low
+            if low < elements.count && matches(elements[low], key) { matched += 1 }
+        }
+        return matched
+    }
+}
+
 /// An entry of the model's id index: the id's hash and its row, as the list stores them.
 struct ModelIDEntry: Sendable {
     var hash: Int
@@ -168,8 +252,7 @@ final class TouchedLeavesFixture: Sendable {
     /// Ascending indices of the id leaves holding, or receiving, a named id.
     let touchedIDLeaves: [Int]
 
-    init() {
-        let change = SortedBatchChange()
+    init(change: SortedBatchChange = SortedBatchChange()) {
         let rows = change.base.sorted(by: <)
         let entries = change.base.map { ModelIDEntry(hash: $0.id.hashValue, row: $0) }.sorted { $0.hash < $1.hash }
         rowLeaves = ModelLeaf.leaves(of: rows)
@@ -217,5 +300,37 @@ final class TouchedLeavesFixture: Sendable {
         }
         let touched = Set(positions.map { position in min(leaves.count - 1, partition(ends) { $0 >= position }) })
         return touched.sorted()
+    }
+}
+
+/// The `sorted1m-batch` rows laid out in leaves, and the keys its change looks for.
+final class ChangedRowsFixture: Sendable {
+    /// A row to find: a stored one (removed or re-keyed) or one to place (added or re-keyed).
+    struct RowKey: Sendable {
+        var row: Row
+        var isPlaced: Bool
+    }
+
+    let leaves: TouchedLeavesFixture
+    let rowFirsts: [Row]
+    let idFirsts: [ModelIDEntry]
+    /// The hashes of every named id, ascending.
+    let hashes: [Int]
+    /// Every stored row the change removes or re-keys and every row it places, in row
+    /// order (at equal rows, the stored one first).
+    let rows: [RowKey]
+
+    init() {
+        let change = SortedBatchChange()
+        leaves = TouchedLeavesFixture(change: change)
+        rowFirsts = leaves.rowLeaves.map { $0.elements[0] }
+        idFirsts = leaves.idLeaves.map { $0.elements[0] }
+        hashes = (change.added.map(\.id) + change.removedIDs).map(\.hashValue).sorted()
+        let byID = Dictionary(uniqueKeysWithValues: change.base.map { ($0.id, $0) })
+        var keys = change.added.map { RowKey(row: $0, isPlaced: true) }
+        for id in change.added.map(\.id) + change.removedIDs {
+            if let stored = byID[id] { keys.append(RowKey(row: stored, isPlaced: false)) }
+        }
+        rows = keys.sorted { $0.row < $1.row || (!($1.row < $0.row) && !$0.isPlaced && $1.isPlaced) }
     }
 }

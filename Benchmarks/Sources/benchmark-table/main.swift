@@ -34,6 +34,7 @@ let rows: [Row] = [
     Row(scenario: "bulk-load-1m", floor: "floor-sort-1m", target: 1.5),
     Row(scenario: "concurrent-upserts", floor: "bulk-load-1m", target: 4),
     Row(scenario: "copy-touched-leaves-1m", floor: "floor-merge-walk-1m", target: nil),
+    Row(scenario: "find-changed-rows-1m", floor: "floor-merge-walk-1m", target: nil),
     Row(scenario: "dispatch-hand-offs", floor: "floor-merge-walk-1m", target: nil),
     Row(scenario: "floor-merge-walk-1m", floor: nil, target: nil),
     Row(scenario: "floor-sort-1m", floor: nil, target: nil),
