@@ -295,6 +295,26 @@ import Testing
         #expect(done == PaginationStatus(state: .idle, isShowingLoadingIndicator: false, loadedPages: 1))
     }
 
+    @Test func theIndicatorDelayCountsFromTheStartOfTheLoadNotFromWhenItsTimerFirstRuns() async throws {
+        let clock = GatedClock()
+        let loader = ScriptedLoader()
+        let paginator = Paginator(
+            dataSource: ListDataSource<TestRow>(), loader: loader,
+            loadingIndicatorDelay: .milliseconds(300), retryPolicy: Self.noRetry, clock: clock
+        )
+        clock.close()
+        clock.exempt { paginator.loadNextPage() }  // t = 0: the load starts
+        clock.base.advance(by: .milliseconds(250))  // before the timer's task has read the clock
+        clock.open()
+        let request = await loader.nextRequest()
+        await clock.base.waitForSleepers(count: 1)
+        #expect(clock.base.pendingDeadlines == [ManualClock.Instant(offset: .milliseconds(300))])
+        clock.base.advance(by: .milliseconds(50))  // the load has lasted 300 ms
+        await paginator.waitForStatus(\.isShowingLoadingIndicator)
+        request.succeed(ids: 0..<10, next: nil)
+        #expect(await paginator.settle().state == .exhausted)
+    }
+
     @Test func aFastLoadNeverShowsTheIndicator() async throws {
         let (paginator, loader, clock) = Self.make(indicatorDelay: .milliseconds(300))
         let seen = LockedState<[PaginationStatus]>([])

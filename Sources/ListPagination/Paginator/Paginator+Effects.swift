@@ -73,11 +73,17 @@ extension Paginator {
         }
     }
 
-    /// Starts a task that sends `event` after `delay` on the clock, unless cancelled.
+    /// Starts a task that sends `event` once `delay` has passed on the clock, unless
+    /// cancelled.
+    ///
+    /// The deadline is read from the clock here, when the timer is started, not when
+    /// the task first runs: a task may start late (on a busy executor, or after a test
+    /// moved its clock), and the delay counts from what started it (a load, a failure).
     private func _startTimer(after delay: Duration, _ event: @escaping @Sendable (inout _Machine) -> _Machine.Action) -> Task<Void, Never> {
-        Task { [weak self, clock] in
+        let deadline = clock.now.advanced(by: delay)
+        return Task { [weak self, clock] in
             do {
-                try await clock.sleep(for: delay)
+                try await clock.sleep(until: deadline, tolerance: nil)
             } catch {
                 return
             }
