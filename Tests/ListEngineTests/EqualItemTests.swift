@@ -75,6 +75,45 @@ import Testing
         Self.expectStoredSpellings(snapshot, equal.map(\.id), "bulk add")
     }
 
+    @Test("an id named twice in one call with equal items keeps the first, on the one-at-a-time path and the bulk edit",
+          arguments: [200, 2_000])
+    func repeatedEqualItemsInOneCall(rowCount: Int) async {
+        // 200 rows take the one-at-a-time path for this call (it names more than an
+        // eighth of them); 2,000 take the bulk edit.
+        let (source, recorder) = await Self.watchedList(rowCount: rowCount)
+        var calls = (0 ..< 30).map { Row(id: 10_000 + $0, key: $0 * 60 + 5, spelling: "new") }
+        // A new id, twice, equal: the second changes nothing.
+        calls.append(Row(id: -1, key: 17, spelling: "first"))
+        calls.append(Row(id: -1, key: 17, spelling: "second"))
+        // A stored id re-keyed, then again to an equal item: the first re-key stays.
+        calls.append(Row(id: 3, key: 1_003, spelling: "first"))
+        calls.append(Row(id: 3, key: 1_003, spelling: "second"))
+        // A stored id re-keyed, then back to an item equal to the stored one: that
+        // item is not equal to the one the first call left, so it replaces it.
+        calls.append(Row(id: 4, key: 1_004, spelling: "first"))
+        calls.append(Row(id: 4, key: 40, spelling: "second"))
+        // Equal to the stored item, then equal again: nothing changes.
+        calls.append(Row(id: 5, key: 50, spelling: "first"))
+        calls.append(Row(id: 5, key: 50, spelling: "second"))
+        source.add(calls)
+        let snapshot = await source.flush()
+        var oracle = ListOracle<Row>(sortedBy: { $0 < $1 })
+        oracle.add(Self.rows(rowCount))
+        oracle.add(calls)
+        let listed = snapshot.map(\.description), expected = oracle.rows.map(\.description)
+        let firstDifference = listed.indices.first { $0 >= expected.count || listed[$0] != expected[$0] }
+            ?? (listed.count == expected.count ? nil : listed.count)
+        #expect(firstDifference == nil, "\(rowCount) rows: from row \(firstDifference ?? 0), \(listed.dropFirst(firstDifference ?? 0).prefix(3)) instead of \(expected.dropFirst(firstDifference ?? 0).prefix(3))")
+        #expect(snapshot[id: -1]?.spelling == "first")
+        #expect(snapshot[id: 3]?.spelling == "first")
+        #expect(snapshot[id: 4]?.spelling == "second")
+        #expect(snapshot[id: 5]?.spelling == "old")
+        let batches = recorder.take()
+        #expect(batches.count == 1)
+        #expect(batches.first?.insertions.count == 31)
+        #expect(batches.first.map { Set($0.reloads.map { snapshot[$0].id }) } == [3])
+    }
+
     @Test("replaceAll keeping equal items, without ties and with them: the stored items stay, without reloads",
           arguments: [false, true])
     func equalItemsInReplaceAll(withTies: Bool) async {

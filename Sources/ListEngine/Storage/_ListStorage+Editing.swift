@@ -190,7 +190,7 @@ extension _ListStorage {
                 let id = callIDs[slots[candidate].index]
                 // Skip a call that a later call for the same id overrides.
                 if (candidate + 1 ..< end).contains(where: { callIDs[slots[$0].index] == id }) { continue }
-                let final = callItems[slots[candidate].index]
+                let final = Self._finalItem(of: id, lastCall: candidate, from: position, slots, callIDs, callItems)
                 isRewritten.append((position ..< candidate).contains { callIDs[slots[$0].index] == id && callItems[slots[$0].index] != final })
                 hashes.append(slots[candidate].hash)
                 ids.append(id)
@@ -199,6 +199,31 @@ extension _ListStorage {
             position = end
         }
         oldItems = [Item?](repeating: nil, count: hashes.count)
+    }
+
+    /// The item an id is left with by its calls in `slots[first ... lastCall]` (those
+    /// naming other ids are skipped), applied one at a time, when it is stored with an
+    /// item unequal to them or not at all; `nil` when its last call removes it.
+    ///
+    /// An add of an item equal to the one the id holds changes nothing, so of a run of
+    /// equal items the first stays: the item is the first of the calls' trailing run of
+    /// items equal to the last one. (A stored item equal to that run stays instead; the
+    /// id pass finds that, see ``isUnchanged(_:)``.)
+    ///
+    /// - Complexity: O(*c*) for the *c* calls in `slots[first ... lastCall]`.
+    @inlinable static func _finalItem(
+        of id: Item.ID, lastCall: Int, from first: Int, _ slots: [_HashSlot], _ callIDs: [Item.ID], _ callItems: [Item?]
+    ) -> Item? {
+        guard let last = callItems[slots[lastCall].index] else { return nil }
+        var final = last
+        var candidate = lastCall
+        while candidate > first {
+            candidate -= 1
+            guard callIDs[slots[candidate].index] == id else { continue }
+            guard let earlier = callItems[slots[candidate].index], earlier == last else { break }
+            final = earlier
+        }
+        return final
     }
 
     @inlinable var editCount: Int { hashes.count }
