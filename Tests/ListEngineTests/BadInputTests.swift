@@ -38,6 +38,50 @@ import Testing
         #expect(recorder.batches.count == 1)  // only the attach batch
     }
 
+    /// A row whose id is a `Double`: a NaN id is not equal to itself, which breaks
+    /// `Hashable`, so no lookup by id ever finds it.
+    struct FloatIDRow: Hashable, DataSourceComparable, CustomStringConvertible {
+        var id: Double
+        var key: Int
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.key < rhs.key }
+        var description: String { "\(id)@\(key)" }
+        /// What the row is, bit for bit, for comparisons that `==` cannot make.
+        var bits: [UInt64] { [id.bitPattern, UInt64(bitPattern: Int64(key))] }
+    }
+
+    @Test("rows whose id is not equal to itself (a NaN) are never found by id, and batches with moves beside them still apply",
+          arguments: [200, 2_000])
+    func nonReflexiveIDs(rowCount: Int) async {
+        #if !LIST_INTERNAL_CHECKS  // checked builds trap on an id that is not equal to itself, as on any broken `Hashable`
+        let rows = (0 ..< rowCount).map { FloatIDRow(id: Double($0), key: $0 * 10) }
+        let source = ListDataSource<FloatIDRow>(rows + [FloatIDRow(id: .nan, key: 55), FloatIDRow(id: .nan, key: 1_005)])
+        let recorder = BatchRecorder<FloatIDRow>()
+        source.attach(recorder)
+        _ = await source.flush()
+        // A re-keyed row lands right after a NaN row, which stays where it is: the steps
+        // must find that row's place without finding it by id.
+        source.add(FloatIDRow(id: 12, key: 56))
+        _ = await source.flush()
+        // The same for 40 rows at once (a bulk edit in the larger list).
+        source.add((0 ..< 40).map { FloatIDRow(id: Double(3 + $0 * 5), key: 1_006 + $0) })
+        _ = await source.flush()
+        // Adding a NaN id cannot find the stored ones: a third row; removing finds nothing.
+        source.add(FloatIDRow(id: .nan, key: 57))
+        source.remove(ids: [.nan])
+        let snapshot = await source.flush()
+        #expect(snapshot.count == rowCount + 3)
+        #expect(snapshot.filter(\.id.isNaN).map(\.key) == [55, 57, 1_005])
+        #expect(zip(snapshot, snapshot.dropFirst()).allSatisfy { !($1 < $0) })
+        for batch in recorder.batches {
+            var replayed = Array(batch.old)
+            batch.apply(to: &replayed)
+            let mismatch = replayed.indices.first { $0 >= batch.new.count || replayed[$0].bits != batch.new[$0].bits }
+            #expect(replayed.count == batch.new.count && mismatch == nil,
+                    "version \(batch.version): from row \(mismatch ?? 0), \(replayed.dropFirst(mismatch ?? 0).prefix(4)) instead of \(batch.new.dropFirst(mismatch ?? 0).prefix(4)); -\(batch.deletions) +\(batch.insertions) ~\(batch.moves.prefix(6))")
+        }
+        #endif
+    }
+
     @Test("a comparator with random answers loses and duplicates nothing; batches still apply", arguments: 0..<20)
     func randomComparator(seed: UInt64) async {
         let coin = LockedState(SplitMix64(seed: seed))

@@ -13,7 +13,8 @@ extension ChangeBatch {
     /// Computes the batch from `old` to `new`, where only `touched` rows changed.
     ///
     /// - Complexity: for `.ids`, O(*k* log *n*) comparisons for *k* touched ids and *n*
-    ///   rows — independent of the rest of the list. For `.all`, O(*n* log *n*).
+    ///   rows — independent of the rest of the list. For `.all`, and for ids of which
+    ///   one is not equal to itself, O(*n* log *n*).
     @inlinable static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>) -> Self {
         // From or to an empty list, every row is an insertion or a deletion.
         if old.isEmpty || new.isEmpty {
@@ -25,6 +26,10 @@ extension ChangeBatch {
         case .ids(let ids) where ids.count * 16 >= old.count + new.count:
             // Most of the list is touched: walking both snapshots costs less than
             // finding each touched row.
+            return _computeFull(from: old, to: new, movable: ids)
+        case .ids(let ids) where ids.contains(where: { $0 != $0 }):
+            // An id that is not equal to itself (a `Double` NaN, say) can never be
+            // found by id; its rows are found by walking both snapshots.
             return _computeFull(from: old, to: new, movable: ids)
         case .ids(let ids):
             return _computeIncremental(from: old, to: new, touched: ids)

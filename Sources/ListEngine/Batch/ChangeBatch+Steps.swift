@@ -29,37 +29,38 @@ extension ChangeBatch {
     /// after its predecessor in the target order; the chain of placed rows behind an
     /// unmoved row (its *head*) always stays contiguous. Two Fenwick trees over source
     /// positions count rows not yet placed and rows placed behind each head.
+    ///
+    /// Unmoved rows keep their relative order, so the *k*-th unmoved row in target
+    /// order is the *k*-th in source order: heads are found from positions alone, never
+    /// by looking rows up by id (which an id type whose `==` is not reflexive, such as a
+    /// `Double` holding NaN, would not allow).
     @inlinable func _appendMoveSteps(to steps: inout [ListStep<Item>]) {
         guard !moves.isEmpty else { return }
         let sources = moves.map { $0.from - deletions._countLess(than: $0.from) }
         let targets = moves.map { $0.to - insertions._countLess(than: $0.to) }
         let order = moves.indices.sorted { targets[$0] < targets[$1] }
-        var moveAtTarget: [Int: Int] = [:]
-        for index in moves.indices { moveAtTarget[targets[index]] = index }
+        let sortedSources = sources.sorted()
+        let sortedTargets = order.map { targets[$0] }
+        // `sortedSources[i] - i` unmoved rows come before the i-th moved one in source
+        // order; it never decreases.
+        let unmovedBeforeSource = sortedSources.indices.map { sortedSources[$0] - $0 }
 
         // The head of each move: source position of the nearest unmoved row before it
         // in target order, or nil when only moved rows precede it.
         var heads = [Int?](repeating: nil, count: moves.count)
-        var insertionsPassed = 0
-        for index in order where targets[index] > 0 {
+        for (rank, index) in order.enumerated() where targets[index] > 0 {
             let previous = targets[index] - 1
-            if let previousMove = moveAtTarget[previous] {
-                heads[index] = heads[previousMove]
+            if rank > 0, sortedTargets[rank - 1] == previous {
+                heads[index] = heads[order[rank - 1]]
                 continue
             }
-            // Offset in `new` of the unmoved row at target position `previous`.
-            var offset = previous + insertionsPassed
-            while insertionsPassed < insertions.count && insertions[insertionsPassed] <= offset {
-                insertionsPassed += 1
-                offset = previous + insertionsPassed
-            }
-            guard let oldOffset = old.index(of: new[offset].id) else {
-                preconditionFailure("row at offset \(offset) of new is neither inserted nor in old")
-            }
-            heads[index] = oldOffset - deletions._countLess(than: oldOffset)
+            // The unmoved row at target position `previous` is the `unmoved`-th unmoved
+            // row (from 0), and so the `unmoved`-th in source order too.
+            let unmoved = previous - rank
+            let movedBefore = unmovedBeforeSource._countLess(than: unmoved + 1)
+            heads[index] = unmoved + movedBefore
         }
 
-        let sortedSources = sources.sorted()
         let coordinates = sources + heads.compactMap { $0 }
         var unplaced = _FenwickTree(keys: coordinates)
         var placedBehindHead = _FenwickTree(keys: coordinates)
