@@ -58,6 +58,19 @@ struct ClientQueueTests {
         #expect(queue.resets == 0)
     }
 
+    @Test func aTakenEntryIsNotHeldUntilTheQueueIsCompacted() {
+        var queue = Queue(limits: .init(entries: 100, bytes: 100_000))
+        _ = queue.snapshot(0)
+        for version in 1 ... 40 { _ = queue.batch(Self.frame(version, bytes: 1_000), latest: version) }
+        #expect(Self.take(&queue) == "snapshot 0")
+        for version in 1 ... 30 { #expect(Self.take(&queue) == "batch \(version)") }
+        // 31 taken, 10 waiting: only the 10 frames are held, whenever the array compacts.
+        #expect(queue.pendingCount == 10)
+        #expect(queue.heldCount == 10)
+        for version in 31 ... 40 { #expect(Self.take(&queue) == "batch \(version)") }
+        #expect(queue.heldCount == 0)
+    }
+
     @Test func aFullQueueIsReplacedWithTheLatestSnapshot() {
         var queue = Queue(limits: .init(entries: 3, bytes: 1_000))
         _ = queue.snapshot(0)

@@ -21,9 +21,10 @@
 /// so far behind that one more batch would exceed its limit is *reset*: its queue is
 /// dropped and replaced with a single snapshot of the latest version, so its next read
 /// brings it up to date in one message. Publishing never waits for a client and memory
-/// per client never exceeds the limit: snapshots in a queue are list snapshots, which
-/// share their storage with the live list, and are formatted only when read (once per
-/// version, however many clients read it).
+/// per client never exceeds the limit: a queue holds only the frames its client has not
+/// taken yet, and snapshots in a queue are list snapshots, which share their storage
+/// with the live list, and are formatted only when read (once per version, however many
+/// clients read it).
 ///
 /// **Order.** Each client receives a snapshot first, then batches whose `from` is the
 /// version of the message before — unless it is reset, in which case a newer snapshot

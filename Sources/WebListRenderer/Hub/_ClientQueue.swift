@@ -32,8 +32,10 @@ struct _ClientQueue<Snapshot, Waiter> {
     fileprivate enum State {
         /// No snapshot yet: batches are dropped; the consumer may be waiting.
         case waitingForSnapshot(waiter: Waiter?)
-        /// Streaming: entries not yet taken, or the consumer waiting for one.
-        case streaming(pending: [Entry], head: Int, bytes: Int, waiter: Waiter?)
+        /// Streaming: entries not yet taken, or the consumer waiting for one. Entries
+        /// before `head` have been taken; their slots are emptied at once (so a taken
+        /// frame is not held) and dropped when the array is compacted.
+        case streaming(pending: [Entry?], head: Int, bytes: Int, waiter: Waiter?)
         case finished
     }
 
@@ -66,6 +68,12 @@ struct _ClientQueue<Snapshot, Waiter> {
     /// Entries waiting to be taken.
     var pendingCount: Int {
         if case .streaming(let pending, let head, _, _) = state { return pending.count - head }
+        return 0
+    }
+
+    /// Entries the queue holds: those waiting to be taken, and no taken one.
+    var heldCount: Int {
+        if case .streaming(let pending, _, _, _) = state { return pending.count { $0 != nil } }
         return 0
     }
 
@@ -141,7 +149,8 @@ struct _ClientQueue<Snapshot, Waiter> {
                 return .suspend
             }
             state = .finished  // release `pending` so the edits below do not copy
-            let entry = pending[head]
+            guard let entry = pending[head] else { preconditionFailure("a client queue entry was taken twice") }
+            pending[head] = nil
             head += 1
             if case .frame(let frame) = entry { bytes -= frame.byteCount }
             if head == pending.count {
