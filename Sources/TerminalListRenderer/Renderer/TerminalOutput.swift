@@ -35,21 +35,36 @@ public final class FileDescriptorOutput: TerminalOutput {
     ///
     /// - Parameter bytes: one complete update.
     /// - Complexity: O(*n*) for *n* bytes, plus the time the descriptor takes to accept
-    ///   them (the call blocks while a terminal or pipe is full).
+    ///   them: the call blocks while a terminal or pipe is full, sleeping in `poll` on a
+    ///   non-blocking descriptor rather than retrying in a loop.
     public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = _write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = _write(fileDescriptor, base + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
-                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                } else if written < 0 && errno == EINTR {
                     continue
+                } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    guard _waitUntilWritable(fileDescriptor) else { return }
                 } else {
                     return
                 }
             }
         }
+    }
+}
+
+/// Sleeps until `descriptor` accepts more bytes; `false` when it never will (closed or
+/// failed).
+private func _waitUntilWritable(_ descriptor: Int32) -> Bool {
+    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    while true {
+        let ready = poll(&request, 1, -1)
+        if ready > 0 { return request.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 }
+        if ready < 0 && errno != EINTR { return false }
     }
 }
 
