@@ -14,9 +14,10 @@ import Foundation
 /// ```
 ///
 /// The file ships as a resource of this module. It is looked up in the resource bundle
-/// SwiftPM builds next to the executable (where `Bundle.module` looks), then in the
-/// package's source tree. Unlike `Bundle.module`, which stops the process when the bundle
-/// is missing, a failed lookup only makes ``source`` `nil`.
+/// SwiftPM builds next to the executable or in the main bundle's resources (where
+/// `Bundle.module` looks: a `.resources` directory on Linux, a `.bundle` on Apple
+/// platforms), then in the package's source tree. Unlike `Bundle.module`, which stops
+/// the process when the bundle is missing, a failed lookup only makes ``source`` `nil`.
 public enum WebListClientScript {
     /// The file name, `list-client.js`.
     public static let fileName = "list-client.js"
@@ -43,10 +44,12 @@ public enum WebListClientScript {
         return nil
     }()
 
-    /// Candidate locations, best first: `<bundle>/list-client.js` for every
-    /// `*_WebListRenderer.resources` bundle beside the main executable (the bundle's
-    /// prefix is the package's name or identity, which depends on how it was checked
-    /// out), then the source tree this file was compiled from.
+    /// Candidate locations, best first: for every `*_WebListRenderer.resources` (Linux)
+    /// or `*_WebListRenderer.bundle` (Apple platforms) bundle beside the main executable
+    /// or in the main bundle's resources, `list-client.js` at the bundle's top level and
+    /// in its `Contents/Resources` (a macOS bundle's layout); then the source tree this
+    /// file was compiled from. The bundle's prefix is the package's name or identity,
+    /// which depends on how it was checked out.
     static func _candidateURLs() -> [URL] {
         var directories = [Bundle.main.bundleURL]
         if let executable = Bundle.main.executableURL?.deletingLastPathComponent(), executable != Bundle.main.bundleURL {
@@ -58,8 +61,10 @@ public enum WebListClientScript {
         var candidates: [URL] = []
         for directory in directories {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for name in names.sorted() where name.hasSuffix("_WebListRenderer.resources") {
-                candidates.append(directory.appendingPathComponent(name).appendingPathComponent(fileName))
+            for name in names.sorted() where name.hasSuffix("_WebListRenderer.resources") || name.hasSuffix("_WebListRenderer.bundle") {
+                let bundle = directory.appendingPathComponent(name)
+                candidates.append(bundle.appendingPathComponent(fileName))
+                candidates.append(bundle.appendingPathComponent("Contents/Resources").appendingPathComponent(fileName))
             }
         }
         let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
