@@ -35,21 +35,21 @@ public enum WebListClientScript {
     /// - Complexity: the file is read once, on first use of this or ``source``.
     public static var url: URL? { _loaded?.url }
 
-    private static let _loaded: (url: URL, source: String)? = {
-        for url in _candidateURLs() {
+    private static let _loaded: (url: URL, source: String)? = _firstReadable(_candidateURLs())
+
+    /// The first of `candidates` that holds UTF-8 text, with the text.
+    static func _firstReadable(_ candidates: [URL]) -> (url: URL, source: String)? {
+        for url in candidates {
             if let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) {
                 return (url, text)
             }
         }
         return nil
-    }()
+    }
 
-    /// Candidate locations, best first: for every `*_WebListRenderer.resources` (Linux)
-    /// or `*_WebListRenderer.bundle` (Apple platforms) bundle beside the main executable
-    /// or in the main bundle's resources, `list-client.js` at the bundle's top level and
-    /// in its `Contents/Resources` (a macOS bundle's layout); then the source tree this
-    /// file was compiled from. The bundle's prefix is the package's name or identity,
-    /// which depends on how it was checked out.
+    /// Candidate locations, best first: the resource bundles in the main executable's
+    /// directories (see ``_candidateURLs(searching:)``), then the source tree this file
+    /// was compiled from.
     static func _candidateURLs() -> [URL] {
         var directories = [Bundle.main.bundleURL]
         if let executable = Bundle.main.executableURL?.deletingLastPathComponent(), executable != Bundle.main.bundleURL {
@@ -58,6 +58,16 @@ public enum WebListClientScript {
         if let resources = Bundle.main.resourceURL, !directories.contains(resources) {
             directories.append(resources)
         }
+        let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Resources").appendingPathComponent(fileName)
+        return _candidateURLs(searching: directories) + [sourceTree]
+    }
+
+    /// For every `*_WebListRenderer.resources` (Linux) or `*_WebListRenderer.bundle`
+    /// (Apple platforms) bundle in `directories`, `list-client.js` at the bundle's top
+    /// level and in its `Contents/Resources` (a macOS bundle's layout). The bundle's
+    /// prefix is the package's name or identity, which depends on how it was checked out.
+    static func _candidateURLs(searching directories: [URL]) -> [URL] {
         var candidates: [URL] = []
         for directory in directories {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -67,9 +77,6 @@ public enum WebListClientScript {
                 candidates.append(bundle.appendingPathComponent("Contents/Resources").appendingPathComponent(fileName))
             }
         }
-        let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Resources").appendingPathComponent(fileName)
-        candidates.append(sourceTree)
         return candidates
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebListRenderer
+@testable import WebListRenderer
 
 @Suite("WebListClientScript")
 struct WebListClientScriptTests {
@@ -20,5 +20,25 @@ struct WebListClientScriptTests {
         // Under `swift test` the resource bundle sits beside the test binary.
         #expect(url.deletingLastPathComponent().lastPathComponent.hasSuffix("_WebListRenderer.resources"))
         #expect(WebListClientScript.mediaType.hasPrefix("text/javascript"))
+    }
+
+    @Test func theScriptIsFoundInEachLayoutOfResourceBundleAndNowhereElse() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("list-client-lookup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let layouts = [
+            ("linux", "ListEngine_WebListRenderer.resources", ""),  // SwiftPM on Linux
+            ("ios", "listengine_WebListRenderer.bundle", ""),  // a flat bundle
+            ("macos", "ListEngine_WebListRenderer.bundle", "Contents/Resources"),  // a macOS bundle
+            ("other", "ListEngine_OtherTarget.bundle", ""),  // another target's bundle
+        ]
+        for (directory, bundle, inside) in layouts {
+            let folder = root.appendingPathComponent(directory).appendingPathComponent(bundle).appendingPathComponent(inside)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("// \(directory)".utf8).write(to: folder.appendingPathComponent(WebListClientScript.fileName))
+        }
+        for (directory, _, _) in layouts {
+            let found = WebListClientScript._firstReadable(WebListClientScript._candidateURLs(searching: [root.appendingPathComponent(directory)]))
+            #expect(found?.source == (directory == "other" ? nil : "// \(directory)"), "\(directory)")
+        }
     }
 }
