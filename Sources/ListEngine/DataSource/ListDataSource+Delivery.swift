@@ -27,7 +27,8 @@ extension ListDataSource {
     ///     works, including in programs that run `dispatchMain()`. A concurrent queue is
     ///     fine too: calls are still serialized.
     /// - Returns: the token to pass to ``detach(_:)``.
-    /// - Complexity: O(1) on the caller; O(*n*) to build the attach batch on the diff queue.
+    /// - Complexity: O(*r*) on the caller for *r* attached renderers (it looks for this
+    ///   renderer among them); O(*n*) to build the attach batch on the diff queue.
     @discardableResult
     @inlinable public func attach<Renderer: ListRenderer>(_ renderer: Renderer, on queue: DispatchQueue? = nil) -> RendererToken
     where Renderer.Item == Item {

@@ -24,7 +24,8 @@ import Darwin
 /// Safety of `@unchecked Sendable`: `buffers` is read and written only while `mutex` is
 /// held (``take(minimumCapacity:)``, ``keep(_:)``), so accesses from different threads
 /// are serialized. The buffers hold no elements, so no `Element` value crosses threads
-/// through a shelf, whatever `Element` is.
+/// through a shelf, whatever `Element` is; ``emptying``, called on any thread, is
+/// `@Sendable`.
 @usableFromInline final class _SpareLeafShelf<Element>: @unchecked Sendable {
     /// The most buffers a shelf keeps: enough for the leaves a few one-row changes
     /// replace, while bounding what a shelf holds to a few hundred kilobytes.
@@ -39,7 +40,7 @@ import Darwin
     /// run in code compiled for the element type (the engine is `@inlinable`), and the
     /// closure they pass is compiled with them: freeing a one-row update's replaced
     /// nodes took 7.2–7.3 µs with it against 9.0–9.8 µs without, in a million-row list.
-    @usableFromInline var emptying: ((inout [Element]) -> Void)? = nil
+    @usableFromInline var emptying: (@Sendable (inout [Element]) -> Void)? = nil
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable init() {
@@ -72,7 +73,7 @@ import Darwin
     ///   - emptying: removes every element of a buffer, keeping its storage; the shelf
     ///     keeps the first one it is given and empties kept buffers with it.
     /// - Complexity: O(``limit``).
-    @inlinable func take(minimumCapacity: Int, emptying: @escaping (inout [Element]) -> Void) -> [Element]? {
+    @inlinable func take(minimumCapacity: Int, emptying: @escaping @Sendable (inout [Element]) -> Void) -> [Element]? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if self.emptying == nil { self.emptying = emptying }

@@ -66,6 +66,7 @@ extension Paginator {
     /// - Parameters:
     ///   - offset: the row's offset.
     ///   - count: the number of rows the list has.
+    /// - Returns: whether at most ``prefetchDistance`` rows follow the row at `offset`.
     /// - Complexity: O(1).
     public func isWithinPrefetchDistance(_ offset: Int, of count: Int) -> Bool {
         _PaginationStateMachine<Cursor>.isWithin(prefetchDistance, ofTheEndFrom: offset, count: count)

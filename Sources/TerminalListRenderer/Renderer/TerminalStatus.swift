@@ -40,7 +40,8 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
     /// Number of columns.
     public var columns: Int
 
-    /// Creates a size; negative values count as 0.
+    /// Creates a size, storing negative values as 0 (the properties, once set, hold
+    /// what they are given).
     ///
     /// - Parameters:
     ///   - rows: the number of rows.
