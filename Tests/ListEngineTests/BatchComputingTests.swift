@@ -42,9 +42,39 @@ import Testing
                 for move in batch.moves {
                     #expect(touched.contains(old[move.from].id), "untouched row moved — \(context)")
                 }
+                #expect(batch.moves.count == batch._minimumMoveCount { touched.contains(old[$0].id) }, "\(context)")
                 expectInvariants(batch, context: context)
             }
         }
+    }
+
+    @Test("the move check counts the fewest moves that only named rows make, and notices untouched rows out of order")
+    func minimumMoveCount() {
+        // 0 re-keyed from first to second place: one move (0, or 1 if both were named).
+        let old = ListSnapshot(_storage: storage((0 ..< 4).map { TestRow(id: $0, key: $0 * 10) }), version: 1)
+        var changed = old._storage
+        changed.add(TestRow(id: 0, key: 15))
+        let new = ListSnapshot(_storage: changed, version: 2)
+        let onlyZero: (Int) -> Bool = { old[$0].id == 0 }
+        let minimal = ChangeBatch._computeIncremental(from: old, to: new, touched: [0])
+        #expect(minimal.moves.count == 1)
+        #expect(minimal._minimumMoveCount(isTouched: onlyZero) == 1)
+        #expect(minimal._minimumMoveCount(isTouched: { _ in true }) == 1)
+        // A batch that also moves row 1 still applies, but is not minimal.
+        let wasteful = ChangeBatch(
+            old: old, new: new, deletions: [], insertions: [],
+            moves: [ListMove(from: 0, to: 1), ListMove(from: 1, to: 0)], reloads: [1]
+        )
+        var rows = Array(old)
+        wasteful.apply(to: &rows)
+        #expect(rows == Array(new))
+        #expect(wasteful._minimumMoveCount(isTouched: { _ in true }) == 1)
+        // Rows 1 and 2 swapped, neither named: no moves of named rows can do that.
+        var swapped = old._storage
+        swapped.add(TestRow(id: 1, key: 25))
+        let reordered = ChangeBatch._computeIncremental(from: old, to: ListSnapshot(_storage: swapped, version: 2), touched: [1])
+        #expect(reordered._minimumMoveCount(isTouched: { old[$0].id == 1 }) == 1)
+        #expect(reordered._minimumMoveCount(isTouched: onlyZero) == nil)
     }
 
     @Test("the subsequence the moves leave in place is strictly increasing and as long as any")

@@ -274,7 +274,7 @@ extension ListDataSource {
             // changed it, is the one its rows are sorted by).
             return
         }
-        _checkInvariants(of: batch)
+        _checkInvariants(of: batch, touched: touched)
         _working.published = candidate
         let receivers = _shared.withLock { $0.ledger.computed(candidate) }
         guard !receivers.isEmpty else { return }

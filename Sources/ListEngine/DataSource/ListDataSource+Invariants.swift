@@ -3,13 +3,15 @@ import Synchronization
 extension ListDataSource {
     /// Checks a batch before it is sent, when compiled with `LIST_INTERNAL_CHECKS`:
     /// the storage is consistent, both forms of the batch turn `old` into `new`, the
-    /// sets are exactly the defined ones, and ids are unique. Unsorted rows (only a
+    /// sets are exactly the defined ones, ids are unique, and only rows the batch's
+    /// calls `touched` move, as few as possible. Unsorted rows (only a
     /// comparator that is not a strict weak order can cause them) are counted in
     /// ``_orderViolationCount`` rather than trapping, since that is bad input, not a bug.
-    @inlinable func _checkInvariants(of batch: ChangeBatch<Item>) {
+    @inlinable func _checkInvariants(of batch: ChangeBatch<Item>, touched: _TouchedRows<Item.ID>) {
         #if LIST_INTERNAL_CHECKS
         _assertOnDiffQueue()
         batch._checkInvariants()
+        batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old))
         if !batch.new._storage._isSorted {
             _orderViolations.add(1, ordering: .relaxed)
         }
@@ -41,6 +43,91 @@ extension ChangeBatch {
         precondition(deletions == expectedDeletions, "deletions \(deletions) ≠ \(expectedDeletions)")
         precondition(insertions == expectedInsertions, "insertions \(insertions) ≠ \(expectedInsertions)")
         precondition(reloads == expectedReloads, "reloads \(reloads) ≠ \(expectedReloads)")
+    }
+}
+
+extension ChangeBatch {
+    /// Traps unless only touched rows move and no fewer moves would do (invariant 3).
+    /// Costs O(*n* log *n*); meant for tests and `LIST_INTERNAL_CHECKS` builds.
+    ///
+    /// - Parameter isTouched: whether the row at an offset of `old` was named by the
+    ///   batch's calls, and so may move.
+    @inlinable func _checkMovesAreMinimal(isTouched: (Int) -> Bool) {
+        for move in moves {
+            precondition(isTouched(move.from), "row \(move.from) moved but was not named by the calls: \(self)")
+        }
+        guard let minimum = _minimumMoveCount(isTouched: isTouched) else {
+            preconditionFailure("rows that were not named by the calls changed their order: \(self)")
+        }
+        precondition(moves.count == minimum, "\(moves.count) moves where \(minimum) would do: \(self)")
+    }
+
+    /// The fewest moves that turn `old` into `new` when only touched rows may move, or
+    /// `nil` when untouched rows changed their order (no moves of touched rows would do).
+    ///
+    /// Computed apart from how batches are computed: the rows in both snapshots stay
+    /// put as a heaviest subsequence whose new offsets increase in old order, an
+    /// untouched row weighing more than all touched rows together (so every untouched
+    /// row stays); every touched row left out of it moves. Rows whose id is not equal
+    /// to itself are never found in `new` and count as deleted and inserted.
+    ///
+    /// - Parameter isTouched: whether the row at an offset of `old` may move.
+    /// - Complexity: O(*n* log *n*) for *n* rows, plus O(*n*) hashes.
+    @inlinable func _minimumMoveCount(isTouched: (Int) -> Bool) -> Int? {
+        var newOffsets: [Item.ID: Int] = [:]
+        newOffsets.reserveCapacity(new.count)
+        for (offset, row) in new.enumerated() { newOffsets[row.id] = offset }
+        var survivors: [(newOffset: Int, isTouched: Bool)] = []
+        for (offset, row) in old.enumerated() {
+            if let newOffset = newOffsets[row.id] { survivors.append((newOffset, isTouched(offset))) }
+        }
+        let heavy = survivors.count + 1
+        // best[i] (a Fenwick tree over new offsets, for maxima): the heaviest increasing
+        // subsequence so far that ends at a new offset below i.
+        var best = [Int](repeating: 0, count: new.count + 1)
+        func heaviest(below offset: Int) -> Int {
+            var index = offset, result = 0
+            while index > 0 {
+                result = Swift.max(result, best[index])
+                index -= index & -index
+            }
+            return result
+        }
+        var lastUntouched = -1, untouched = 0
+        for survivor in survivors {
+            if !survivor.isTouched {
+                guard survivor.newOffset > lastUntouched else { return nil }
+                lastUntouched = survivor.newOffset
+                untouched += 1
+            }
+            let weight = heaviest(below: survivor.newOffset) + (survivor.isTouched ? 1 : heavy)
+            var index = survivor.newOffset + 1
+            while index < best.count {
+                best[index] = Swift.max(best[index], weight)
+                index += index & -index
+            }
+        }
+        let keptTouched = heaviest(below: new.count) - untouched * heavy
+        return survivors.count - untouched - keptTouched
+    }
+}
+
+extension _TouchedRows {
+    /// Whether the row at an offset of `old`, the snapshot the batch starts from, was
+    /// named by the batch's calls.
+    ///
+    /// - Complexity: O(*k*) to set up for *k* edited rows; each call then O(1), or
+    ///   O(log *n*) to read the row's id for named ids.
+    @inlinable func _isTouched<Item>(in old: ListSnapshot<Item>) -> (Int) -> Bool where Item.ID == ID {
+        switch self {
+        case .all:
+            return { _ in true }
+        case .ids(let ids):
+            return { ids.contains(old[$0].id) }
+        case .edited(let edited):
+            let offsets = Set(edited.oldOffsets.filter { $0 >= 0 })
+            return { offsets.contains($0) }
+        }
     }
 }
 
