@@ -1,3 +1,4 @@
+import Foundation
 import ListEngine
 import ListTestSupport
 import Testing
@@ -29,5 +30,20 @@ import Testing
         #expect(Row(uid: "a", value: "", index: 0.0) != Row(uid: "a", value: "", index: -0.0))
         #expect(Set([Row(uid: "a", value: "", index: .nan), Row(uid: "a", value: "", index: .nan)]).count == 1)
         #expect(Row(uid: "a", value: "v", index: 1).id == "a")
+    }
+
+    @Test("an item with a codable value encodes as uid, value and index, and decodes back")
+    func codable() throws {
+        let decoded = try JSONDecoder().decode(
+            [DataSourceItem<String>].self,
+            from: Data(#"[{"uid": "p7", "value": "Ada", "index": 2.5}, {"uid": "p8", "value": "Bo", "index": -1}]"#.utf8)
+        )
+        #expect(decoded == [DataSourceItem(uid: "p7", value: "Ada", index: 2.5), DataSourceItem(uid: "p8", value: "Bo", index: -1)])
+        let items = [DataSourceItem(uid: "a", value: [1, 2], index: -0.0), DataSourceItem(uid: "b", value: [], index: .greatestFiniteMagnitude)]
+        let roundTripped = try JSONDecoder().decode([DataSourceItem<[Int]>].self, from: JSONEncoder().encode(items))
+        #expect(roundTripped == items, "the index keeps its bits, -0.0 included")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(DataSourceItem<String>.self, from: Data(#"{"uid": "p7", "value": "Ada"}"#.utf8))
+        }
     }
 }

@@ -76,6 +76,19 @@ public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, 
     }
 }
 
+/// An item encodes as an object with its three properties, `uid`, `value` and `index`,
+/// when its value encodes, so it can come straight from JSON (with `HTTPPageLoader`,
+/// say):
+///
+/// ```json
+/// {"uid": "p7", "value": "Ada", "index": 2.5}
+/// ```
+///
+/// `JSONEncoder` refuses a NaN or infinite `index` unless told how to write one.
+extension DataSourceItem: Encodable where Value: Encodable {}
+
+extension DataSourceItem: Decodable where Value: Decodable {}
+
 extension Double {
     /// An unsigned key whose natural order is the IEEE 754 total order of the value.
     ///
