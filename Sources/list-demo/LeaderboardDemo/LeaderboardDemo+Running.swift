@@ -11,9 +11,20 @@ import Darwin
 #endif
 
 /// Starting the demo from the options: the data, the loader, and the terminal or plain frames.
+///
+/// The generic functions that set the demo up return, and only ``run(_:)`` hands the
+/// main thread to the main queue. (Built with `-O`, Swift 6.3 miscompiled the loader
+/// passed down a chain of generic functions that never return: a field of it read as
+/// garbage and the release build stopped at an unreachable instruction.)
 enum LeaderboardProgram {
     /// Runs the leaderboard; never returns.
     static func run(_ options: DemoOptions) -> Never {
+        start(options)
+        dispatchMain()
+    }
+
+    /// Sets the leaderboard up, for the main queue to run.
+    private static func start(_ options: DemoOptions) {
         let interactive = !options.noTTY && TerminalSession.isTerminal(0) && TerminalSession.isTerminal(1)
         if let url = options.url {
             let mode: HTTPPageLoader<Player>.Mode = switch options.resolvedURLMode {
@@ -23,6 +34,7 @@ enum LeaderboardProgram {
             }
             let loader = HTTPPageLoader<Player>(url: url, mode: mode, pageSize: options.pageSize)
             launch(loader: loader, server: nil, feed: [], options: options, interactive: interactive)
+            return
         }
         let fixtures: FixtureDirectory
         let players: [Player]
@@ -53,7 +65,7 @@ enum LeaderboardProgram {
 
     private static func launch<Loader: PageLoader>(
         loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions, interactive: Bool
-    ) -> Never where Loader.Item == Player {
+    ) where Loader.Item == Player {
         if interactive {
             runInteractive(loader: loader, server: server, feed: feed, options: options)
         } else {
@@ -64,7 +76,7 @@ enum LeaderboardProgram {
     /// The full-screen leaderboard, until `q`, Ctrl-C or a termination signal.
     private static func runInteractive<Loader: PageLoader>(
         loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
-    ) -> Never where Loader.Item == Player {
+    ) where Loader.Item == Player {
         let session = TerminalSession()
         let size = TerminalSession.size(of: 1) ?? TerminalSize(rows: 24, columns: 80)
         let renderer = TerminalListRenderer<Player>(
@@ -101,14 +113,13 @@ enum LeaderboardProgram {
         if let interval = options.feedInterval {
             Task { try? await demo.playFeed(every: interval) }
         }
-        dispatchMain()
     }
 
     /// Plain text frames on standard output: the first page, then after each further
     /// batch of feed events (and a page load every other frame), then exit.
     private static func runPlainFrames<Loader: PageLoader>(
         loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
-    ) -> Never where Loader.Item == Player {
+    ) where Loader.Item == Player {
         let terminalSize = TerminalSession.size(of: 1)
         let size = TerminalSize(
             rows: options.rows ?? terminalSize?.rows ?? 24,
@@ -136,7 +147,6 @@ enum LeaderboardProgram {
             }
             exit(0)
         }
-        dispatchMain()
     }
 
     static func fail(_ message: String) -> Never {
