@@ -295,6 +295,50 @@ import Testing
         #expect(done == PaginationStatus(state: .idle, isShowingLoadingIndicator: false, loadedPages: 1))
     }
 
+    @Test func aPageOfRowsAlreadyLoadedLoadsTheNextWhileTheLastRowShownIsStillNearTheEnd() async throws {
+        let (paginator, loader, _) = Self.make(prefetch: 3)
+        paginator.loadNextPage()
+        await loader.nextRequest().succeed(ids: 0..<10, next: 1)
+        await paginator.settle()
+        _ = await paginator.dataSource.flush()
+        paginator.itemDidAppear(at: 8)  // two rows follow: within 3 of the end
+        // The second page repeats rows already loaded: the list does not grow, no new
+        // row appears, and the paginator goes on by itself.
+        let second = await loader.nextRequest()
+        #expect(second.cursor == 1)
+        second.succeed(ids: 5..<10, next: 2)
+        // Bounded, so that a paginator that never goes on fails here instead of waiting.
+        for _ in 0..<2_000 where loader.requestedCursors.count < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(loader.requestedCursors == [nil, 1, 2])
+        let third = await loader.nextRequest()
+        // A page that takes the end more than 3 rows past row 8 stops it.
+        third.succeed(ids: 10..<14, next: 3)
+        let settled = await paginator.settle()
+        _ = await paginator.dataSource.flush()
+        #expect(settled.state == .idle)
+        #expect(paginator.dataSource.count == 14)
+        for _ in 0..<50 { await Task.yield() }
+        #expect(loader.requestedCursors == [nil, 1, 2])
+    }
+
+    @Test func afterAResetNoRowCountsAsShownUntilOneIsReported() async throws {
+        let (paginator, loader, _) = Self.make(prefetch: 3)
+        paginator.loadNextPage()
+        await loader.nextRequest().succeed(ids: 0..<10, next: 1)
+        await paginator.settle()
+        _ = await paginator.dataSource.flush()
+        paginator.itemDidAppear(at: 9)
+        await loader.nextRequest().succeed(ids: 10..<20, next: 2)
+        await paginator.settle()
+        paginator.reset()
+        paginator.loadNextPage()
+        await loader.nextRequest().succeed(ids: 0..<2, next: 1)  // two rows: row 9 would be near their end
+        await paginator.settle()
+        _ = await paginator.dataSource.flush()
+        for _ in 0..<50 { await Task.yield() }
+        #expect(loader.requestedCursors == [nil, 1, nil])
+    }
+
     @Test func theIndicatorDelayCountsFromTheStartOfTheLoadNotFromWhenItsTimerFirstRuns() async throws {
         let clock = GatedClock()
         let loader = ScriptedLoader()

@@ -49,6 +49,11 @@ extension Paginator {
     /// Call it from the renderer for every row it shows. A failed load is not retried
     /// from here (that would hammer a failing server while the user scrolls); use
     /// ``retry()``. The count is the data source's delivered ``ListDataSource/count``.
+    ///
+    /// The paginator remembers the last row reported (until ``refresh()`` or
+    /// ``reset()``): once a page is applied, if that row is still within the distance
+    /// of the end (the page brought fewer rows, or only rows already loaded), the next
+    /// page loads, since no new row appears to ask for it.
     /// - Parameter offset: the row's offset in the list, not negative.
     /// - Complexity: O(1).
     public func itemDidAppear(at offset: Int) {

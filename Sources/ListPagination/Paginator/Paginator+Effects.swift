@@ -66,6 +66,13 @@ extension Paginator {
             switch result {
             case .success(let page):
                 self._handle(page: page) { $0.pageLoaded(request.token, nextCursor: page.nextCursor) }
+                // A page that leaves the last visible row near the end (it added few
+                // rows, or only rows already loaded) loads the next one: no new row
+                // appears to ask for it.
+                guard request.mode == .append, self._shared.withLock({ $0.machine.lastAppearedOffset != nil }) else { return }
+                await self.dataSource.flush()
+                let count = self.dataSource.count
+                self._handle { $0.pageApplied(count: count) }
             case .failure(let error):
                 let unit = self.retryPolicy.jitter > 0 ? Double.random(in: 0..<1) : 0
                 self._handle { $0.pageFailed(request.token, error: error, randomUnit: unit) }

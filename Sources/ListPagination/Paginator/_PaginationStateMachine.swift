@@ -76,6 +76,9 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     private var loadedPages = 0
     /// The successor cursors accepted since the first page, when cursors are `Hashable`.
     private var acceptedCursors: Set<_CursorKey> = []
+    /// The offset of the last row reported visible since the rows were last replaced or
+    /// removed, which ``pageApplied(count:)`` checks again once a page is in.
+    private(set) var lastAppearedOffset: Int?
 
     init(retryPolicy: RetryPolicy, prefetchDistance: Int, showsIndicatorImmediately: Bool) {
         precondition(prefetchDistance >= 0, "prefetchDistance must not be negative, got \(prefetchDistance)")
@@ -146,8 +149,19 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     /// that takes ``retryRequested()`` or ``loadRequested()``.
     mutating func itemAppeared(at offset: Int, count: Int) -> Action {
         precondition(offset >= 0, "itemDidAppear(at:) needs a row offset, got \(offset)")
+        lastAppearedOffset = offset
         guard case .idle = state, Self.isWithin(prefetchDistance, ofTheEndFrom: offset, count: count) else { return .none }
         return loadRequested()
+    }
+
+    /// A page has been applied and the list now holds `count` rows: loads the next page
+    /// when idle and the last row reported visible is still within ``prefetchDistance``
+    /// of the end (the page added fewer rows than that, or only rows already loaded), as
+    /// ``itemAppeared(at:count:)`` would. Nothing when no row was reported since the
+    /// rows were last replaced or removed.
+    mutating func pageApplied(count: Int) -> Action {
+        guard let offset = lastAppearedOffset else { return .none }
+        return itemAppeared(at: offset, count: count)
     }
 
     /// The user asked to retry. Loads the failed page again; skips the rest of a
@@ -174,6 +188,7 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         default:
             let continuing = isLoading
             generation += 1
+            lastAppearedOffset = nil
             return start(cursor: nil, mode: .replace, failures: 0, newEpisode: !continuing)
         }
     }
@@ -185,6 +200,7 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         indicatorShown = false
         loadedPages = 0
         acceptedCursors = []
+        lastAppearedOffset = nil
         return .reset
     }
 
