@@ -5,15 +5,23 @@ extension _ScreenEncoder {
     /// For every shift *k* it counts the rows of the region that would still differ
     /// from `new` after scrolling by *k* (rows scrolled in are blank), and scrolls by
     /// the best *k* if that saves more than one row: set the scroll region (DECSTBM),
-    /// scroll up (SU) or down (SD), reset the region. Rows are compared by hash first.
-    /// - Complexity: O(*s*²) for a region of *s* rows, plus O(*s* · *c*) to hash them.
+    /// scroll up (SU) or down (SD), reset the region. Each distinct row is numbered once
+    /// (equal rows, blank ones say, share a number), so the shifts compare numbers.
+    /// - Complexity: O(*s*²) integer comparisons for a region of *s* rows, plus
+    ///   O(*s* · *c*) to number rows of *c* cells.
     static func _scrollIfCheaper(_ old: inout [[ScreenCell]], to new: [[ScreenCell]], region: Range<Int>, into bytes: inout [UInt8]) {
         guard region.count >= 3, region.lowerBound >= 0, region.upperBound <= new.count else { return }
         let columns = new[region.lowerBound].count
         let blank = [ScreenCell](repeating: .blank, count: columns)
-        let blankHash = _hash(blank)
-        let oldHashes = region.map { _hash(old[$0]) }
-        let newHashes = region.map { _hash(new[$0]) }
+        var numbers: [[ScreenCell]: Int] = [blank: 0]
+        func number(_ row: [ScreenCell]) -> Int {
+            if let known = numbers[row] { return known }
+            let next = numbers.count
+            numbers[row] = next
+            return next
+        }
+        let oldNumbers = region.map { number(old[$0]) }
+        let newNumbers = region.map { number(new[$0]) }
         let base = region.lowerBound
 
         /// Rows of the region that differ from `new` after scrolling up by `shift`
@@ -22,11 +30,8 @@ extension _ScreenEncoder {
             var count = 0
             for row in region {
                 let source = row + shift
-                if region.contains(source) {
-                    if newHashes[row - base] != oldHashes[source - base] || new[row] != old[source] { count += 1 }
-                } else if newHashes[row - base] != blankHash || new[row] != blank {
-                    count += 1
-                }
+                let shown = region.contains(source) ? oldNumbers[source - base] : 0
+                if newNumbers[row - base] != shown { count += 1 }
             }
             return count
         }
@@ -48,11 +53,5 @@ extension _ScreenEncoder {
             let source = row + best.shift
             old[row] = region.contains(source) ? previous[source] : blank
         }
-    }
-
-    static func _hash(_ row: [ScreenCell]) -> Int {
-        var hasher = Hasher()
-        for cell in row { hasher.combine(cell) }
-        return hasher.finalize()
     }
 }
