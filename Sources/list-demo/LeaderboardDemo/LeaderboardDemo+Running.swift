@@ -109,7 +109,7 @@ enum LeaderboardProgram {
         } catch {
             fail("\(error)")
         }
-        demo.start(observingStatus: true)
+        demo.start(interactive: true)
         if let interval = options.feedInterval {
             Task { try? await demo.playFeed(every: interval) }
         }
@@ -131,7 +131,7 @@ enum LeaderboardProgram {
         let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
         let frames = options.frames ?? 5
         Task {
-            demo.start(observingStatus: false)
+            demo.start(interactive: false)
             await demo.pageSettled()
             for frame in 1...frames {
                 if frame > 1 {

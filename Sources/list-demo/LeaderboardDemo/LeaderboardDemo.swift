@@ -7,8 +7,9 @@ import TerminalListRenderer
 /// The live leaderboard: a data source filled page by page by a paginator, kept live
 /// by the fixture feed, shown by a terminal renderer.
 ///
-/// - Pages load as the viewport nears the end of the list (the renderer reports the
-///   visible rows, the paginator prefetches within 10 rows of the end).
+/// - On a terminal, pages load as the viewport nears the end of the list (the renderer
+///   reports the visible rows, the paginator prefetches within 10 rows of the end);
+///   plain frames load them when their script says.
 /// - The paginator's status becomes the status line: loading, the "Loading…" row when
 ///   a page is slow, the last error and the retry path.
 /// - The feed changes the server's list (``LiveLeaderboard``) and pushes the changes
@@ -41,9 +42,18 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
         self.options = options
     }
 
-    /// Attaches the renderer, wires prefetch and status, and loads the first page.
-    func start(observingStatus: Bool) {
+    /// Attaches the renderer and loads the first page; on a terminal, also wires
+    /// prefetch and the status line.
+    ///
+    /// - Parameter interactive: whether the demo runs on a terminal. Plain frames load
+    ///   pages only when the frame script says so, so that each frame's rows and status
+    ///   line are those of the same pages.
+    func start(interactive: Bool) {
         board.attach(renderer)
+        guard interactive else {
+            paginator.loadNextPage()
+            return
+        }
         let paginator = self.paginator
         renderer.observeVisibleRows { visible, count in
             // The renderer's count is the rows it shows; the data source's delivered
@@ -53,16 +63,14 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
             guard lastVisible >= 0, paginator.isWithinPrefetchDistance(lastVisible, of: count) else { return }
             paginator.itemDidAppear(at: lastVisible)
         }
-        if observingStatus {
-            Task { [weak self] in
-                guard let statuses = self?.paginator.statuses() else { return }
-                for await status in statuses {
-                    guard let self else { return }
-                    // Let a page that just arrived reach the screen before its "Loading…"
-                    // row goes, so the new rows take that row's place.
-                    if status.state != .loading { await self.board.flush() }
-                    self.show(status)
-                }
+        Task { [weak self] in
+            guard let statuses = self?.paginator.statuses() else { return }
+            for await status in statuses {
+                guard let self else { return }
+                // Let a page that just arrived reach the screen before its "Loading…"
+                // row goes, so the new rows take that row's place.
+                if status.state != .loading { await self.board.flush() }
+                self.show(status)
             }
         }
         paginator.loadNextPage()
