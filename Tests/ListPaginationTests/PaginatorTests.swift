@@ -295,12 +295,19 @@ import Testing
         #expect(done == PaginationStatus(state: .idle, isShowingLoadingIndicator: false, loadedPages: 1))
     }
 
-    @Test func aPageOfRowsAlreadyLoadedLoadsTheNextWhileTheLastRowShownIsStillNearTheEnd() async throws {
-        let (paginator, loader, _) = Self.make(prefetch: 3)
+    /// A paginator with a prefetch distance of 3 whose first page, rows 0 to 9 with
+    /// page 1 next, is in and delivered.
+    static func makeWithFirstPage() async -> (Paginator<ScriptedLoader, ManualClock>, ScriptedLoader) {
+        let (paginator, loader, _) = make(prefetch: 3)
         paginator.loadNextPage()
         await loader.nextRequest().succeed(ids: 0..<10, next: 1)
         await paginator.settle()
         _ = await paginator.dataSource.flush()
+        return (paginator, loader)
+    }
+
+    @Test func aPageOfRowsAlreadyLoadedLoadsTheNextWhileTheLastRowShownIsStillNearTheEnd() async throws {
+        let (paginator, loader) = await Self.makeWithFirstPage()
         paginator.itemDidAppear(at: 8)  // two rows follow: within 3 of the end
         // The second page repeats rows already loaded: the list does not grow, no new
         // row appears, and the paginator goes on by itself.
@@ -322,11 +329,7 @@ import Testing
     }
 
     @Test func afterAResetNoRowCountsAsShownUntilOneIsReported() async throws {
-        let (paginator, loader, _) = Self.make(prefetch: 3)
-        paginator.loadNextPage()
-        await loader.nextRequest().succeed(ids: 0..<10, next: 1)
-        await paginator.settle()
-        _ = await paginator.dataSource.flush()
+        let (paginator, loader) = await Self.makeWithFirstPage()
         paginator.itemDidAppear(at: 9)
         await loader.nextRequest().succeed(ids: 10..<20, next: 2)
         await paginator.settle()
