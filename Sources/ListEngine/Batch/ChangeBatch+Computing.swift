@@ -23,13 +23,10 @@ extension ChangeBatch {
         switch touched {
         case .all:
             return _computeFull(from: old, to: new, movable: nil)
-        case .ids(let ids) where ids.count * 16 >= old.count + new.count:
+        case .ids(let ids) where ids.count * 16 >= old.count + new.count || ids.contains(where: { $0 != $0 }):
             // Most of the list is touched: walking both snapshots costs less than
-            // finding each touched row.
-            return _computeFull(from: old, to: new, movable: ids)
-        case .ids(let ids) where ids.contains(where: { $0 != $0 }):
-            // An id that is not equal to itself (a `Double` NaN, say) can never be
-            // found by id; its rows are found by walking both snapshots.
+            // finding each touched row. An id that is not equal to itself (a `Double`
+            // NaN, say) can never be found by id: its rows are found by the walk too.
             return _computeFull(from: old, to: new, movable: ids)
         case .ids(let ids):
             return _computeIncremental(from: old, to: new, touched: ids)
