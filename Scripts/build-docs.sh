@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library module with the toolchain's docc,
+# warnings as errors. Output: .build/docs/<Module>.doccarchive (and, with
+# --static-hosting, a folder a web server can serve as is).
+#
+#   Scripts/build-docs.sh                 # all modules
+#   Scripts/build-docs.sh ListEngine      # one module
+#   docc preview Sources/ListEngine/ListEngine.docc \
+#        --additional-symbol-graph-dir .build/docs/symbol-graphs/ListEngine   # browse one at http://localhost:8080
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=("$@")
+[[ ${#modules[@]} -gt 0 ]] || modules=(ListEngine ListPagination TerminalListRenderer WebListRenderer ListEngineTesting LeaderboardFixtures)
+
+docc=$(command -v docc || true)
+if [[ -z $docc ]]; then
+    docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+
+swift package dump-symbol-graph --minimum-access-level public >/dev/null
+graphs=$(swift build --show-bin-path)/../symbolgraph
+[[ -d $graphs ]] || graphs=$(dirname "$(swift build --show-bin-path)")/symbolgraph
+
+out=.build/docs
+mkdir -p "$out/symbol-graphs"
+status=0
+for module in "${modules[@]}"; do
+    catalog=Sources/$module/$module.docc
+    if [[ ! -d $catalog ]]; then
+        echo "$module: no catalog at $catalog" >&2
+        status=1
+        continue
+    fi
+    # Each module's own graphs (ModuleName.symbols.json and its extensions of other
+    # modules, ModuleName@Other.symbols.json), apart from every other module's.
+    rm -rf "$out/symbol-graphs/$module"
+    mkdir -p "$out/symbol-graphs/$module"
+    cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$out/symbol-graphs/$module/" 2>/dev/null || true
+    log=$out/$module.log
+    if "$docc" convert "$catalog" \
+        --additional-symbol-graph-dir "$out/symbol-graphs/$module" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "listengine.$module" \
+        --output-path "$out/$module.doccarchive" \
+        --warnings-as-errors >"$log" 2>&1; then
+        warnings=$(grep -c 'warning:' "$log" || true)
+        echo "$module: built, $warnings warnings ($out/$module.doccarchive)"
+    else
+        cat "$log" >&2
+        echo "$module: FAILED" >&2
+        status=1
+    fi
+done
+exit $status
