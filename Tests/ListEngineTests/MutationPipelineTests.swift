@@ -11,11 +11,11 @@ import Testing
         #expect(first == .scheduleDrain)
         let second = pipeline.submit(.add([TestRow(id: 1, key: 1)]), at: 0)
         #expect(second == .none)
-        let taken = pipeline.next(at: 0).commands
+        let taken = pipeline.next(at: 0).takenSteps
         #expect(taken?.count == 2)
         let duringDrain = pipeline.submit(.removeAll, at: 0)
         #expect(duringDrain == .none)  // still draining: this drain picks it up
-        let takenAgain = pipeline.next(at: 0).commands
+        let takenAgain = pipeline.next(at: 0).takenSteps
         #expect(takenAgain?.count == 1)
         let empty = pipeline.next(at: 0)
         #expect(empty.isIdle)  // nothing lingers before the pipeline has once gone idle
@@ -27,11 +27,48 @@ import Testing
     func order() {
         var pipeline = _MutationPipeline<TestRow>()
         for id in 0..<10 { _ = pipeline.submit(.remove([id]), at: 0) }
-        let ids = pipeline.next(at: 0).commands?.compactMap { command -> Int? in
-            if case .remove(let ids) = command { return ids.first }
+        let steps = pipeline.next(at: 0).takenSteps
+        guard let steps, steps.count == 1, case .edits(let run, mayGrow: true) = steps[0] else {
+            Issue.record("consecutive removes are one run that may grow: \(String(describing: steps))")
+            return
+        }
+        let ids = run.calls.compactMap { call -> Int? in
+            if case .remove(let ids) = call { return ids.first }
             return nil
         }
         #expect(ids == Array(0..<10))
+    }
+
+    @Test("consecutive add and remove calls become one run; only a run taken last may grow")
+    func grouping() {
+        let sort: @Sendable (TestRow, TestRow) -> Bool = { $0.key > $1.key }
+        let steps = _MutationPipeline<TestRow>.steps(of: [
+            .add([TestRow(id: 1, key: 1)]), .remove([2]), .add([TestRow(id: 3, key: 3), TestRow(id: 4, key: 4)]),
+            .removeAll,
+            .remove([5]),
+            .sort(sort), .replaceAll([TestRow(id: 6, key: 6)]),
+            .add([TestRow(id: 7, key: 7)]), .remove([8, 9]),
+        ])
+        let shapes = steps.map { step -> String in
+            switch step {
+            case .edits(let run, let mayGrow): return "edits(\(run.calls.count) calls, \(run.count) rows\(mayGrow ? ", may grow" : ""))"
+            case .removeAll: return "removeAll"
+            case .replaceAll(let items): return "replaceAll(\(items.count))"
+            case .sort: return "sort"
+            case .attach: return "attach"
+            case .flush: return "flush"
+            }
+        }
+        #expect(shapes == [
+            "edits(3 calls, 4 rows)", "removeAll", "edits(1 calls, 1 rows)", "sort", "replaceAll(1)",
+            "edits(2 calls, 3 rows, may grow)",
+        ])
+        let endsWithAnotherKind = _MutationPipeline<TestRow>.steps(of: [.remove([1]), .removeAll])
+        guard case .edits(_, mayGrow: false) = endsWithAnotherKind[0] else {
+            Issue.record("a run followed by another command may not grow: \(endsWithAnotherKind)")
+            return
+        }
+        #expect(_MutationPipeline<TestRow>.steps(of: []).isEmpty)
     }
 
     @Test("a drain takes the add and remove calls that lead the pending commands, and no other")
@@ -62,9 +99,9 @@ import Testing
         let tookAgain = pipeline.takeLeadingEdits(into: &run)
         #expect(!tookAgain, "a removeAll leads now")
         #expect(run.count == 4)
-        let rest = pipeline.next(at: 0).commands
+        let rest = pipeline.next(at: 0).takenSteps
         #expect(rest?.count == 2, "the removeAll and the add after it stay, in order")
-        if let rest, case .removeAll = rest[0], case .add(let items) = rest[1] {
+        if let rest, case .removeAll = rest[0], case .edits(let run, mayGrow: true) = rest[1], case .add(let items) = run.calls[0] {
             #expect(items.map(\.id) == [4])
         } else {
             Issue.record("left: \(String(describing: rest))")
@@ -77,28 +114,28 @@ import Testing
 
     @Test("a drain lingers only after a call came soon after the last drain ran out of commands, and stops after a linger that caught nothing")
     func lingering() {
-        let window = _MutationPipeline<TestRow>.lingerNanoseconds
+        let window = _Tuning.lingerNanoseconds
         var pipeline = _MutationPipeline<TestRow>()
         _ = pipeline.submit(.removeAll, at: 1_000)
-        #expect(pipeline.next(at: 1_000).commands?.count == 1)
+        #expect(pipeline.next(at: 1_000).takenSteps?.count == 1)
         #expect(pipeline.next(at: 2_000).isIdle, "no call has come quickly yet: idle at once")
 
         // A call long after: still no lingering.
         let late = 2_000 + window
         #expect(pipeline.submit(.removeAll, at: late) == .scheduleDrain)
-        #expect(pipeline.next(at: late).commands?.count == 1)
+        #expect(pipeline.next(at: late).takenSteps?.count == 1)
         #expect(pipeline.next(at: late).isIdle)
 
         // A call within the window of the drain running out of commands (it went idle
         // then): the next drain lingers.
         let soon = late + window - 1
         #expect(pipeline.submit(.removeAll, at: soon) == .scheduleDrain)
-        #expect(pipeline.next(at: soon).commands?.count == 1)
+        #expect(pipeline.next(at: soon).takenSteps?.count == 1)
         #expect(pipeline.next(at: soon).isPoll, "lingers")
         #expect(pipeline.next(at: soon + window - 1).isPoll, "until the window has passed")
         // A call while it lingers is taken by this drain: nothing is scheduled.
         #expect(pipeline.submit(.add([TestRow(id: 1, key: 1)]), at: soon + window) == .none)
-        #expect(pipeline.next(at: soon + window).commands?.count == 1)
+        #expect(pipeline.next(at: soon + window).takenSteps?.count == 1)
         // That linger caught a call, so the drain lingers again, for a whole window.
         let caught = soon + window
         #expect(pipeline.next(at: caught + 1).isPoll)
@@ -110,20 +147,20 @@ import Testing
         // it either: the next drain goes idle at once.
         let after = caught + 1 + window + 10
         #expect(pipeline.submit(.removeAll, at: after) == .scheduleDrain)
-        #expect(pipeline.next(at: after).commands?.count == 1)
+        #expect(pipeline.next(at: after).takenSteps?.count == 1)
         #expect(pipeline.next(at: after).isIdle, "calls a window apart do not keep the drain polling")
         // Calls that come quickly again bring lingering back.
         #expect(pipeline.submit(.removeAll, at: after + 5) == .scheduleDrain)
-        #expect(pipeline.next(at: after + 5).commands?.count == 1)
+        #expect(pipeline.next(at: after + 5).takenSteps?.count == 1)
         #expect(pipeline.next(at: after + 5).isPoll)
     }
 }
 
 
 extension _MutationPipeline.Next {
-    /// The commands, when the drain is told to process some.
-    var commands: [_Command<Item>]? {
-        if case .commands(let commands) = self { return commands }
+    /// The steps, when the drain is told to perform some.
+    var takenSteps: [_MutationPipeline<Item>.Step]? {
+        if case .steps(let steps) = self { return steps }
         return nil
     }
 

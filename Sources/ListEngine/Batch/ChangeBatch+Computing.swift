@@ -1,14 +1,3 @@
-/// Which rows a batch's mutations named, and so which rows may move.
-@usableFromInline enum _TouchedRows<ID: Hashable & Sendable>: Sendable {
-    /// Every row (after `sort(by:)`, `replaceAll(with:)` or `removeAll()`).
-    case all
-    /// The ids passed to `add` and `remove` calls.
-    case ids(Set<ID>)
-    /// The ids passed to `add` and `remove` calls, applied in bulk, with where each row
-    /// was and is.
-    case edited(_EditedRows)
-}
-
 extension ChangeBatch {
     /// Computes the batch from `old` to `new`, where only `touched` rows changed.
     ///
@@ -23,7 +12,7 @@ extension ChangeBatch {
         switch touched {
         case .all:
             return _computeFull(from: old, to: new, movable: nil)
-        case .ids(let ids) where ids.count * 16 >= old.count + new.count || ids.contains(where: { $0 != $0 }):
+        case .ids(let ids) where _EditStrategy.walksBothSnapshots(touched: ids.count, oldCount: old.count, newCount: new.count) || ids.contains(where: { $0 != $0 }):
             // Most of the list is touched: walking both snapshots costs less than
             // finding each touched row. An id that is not equal to itself (a `Double`
             // NaN, say) can never be found by id: its rows are found by the walk too.

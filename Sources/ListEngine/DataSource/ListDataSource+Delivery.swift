@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
 
@@ -98,7 +91,7 @@ extension ListDataSource {
     ) -> RendererToken {
         // Without a queue of the caller's, the private queue runs at the diff queue's
         // quality of service: handing a batch to a thread of the same pool avoids waking
-        // a thread of another one, which halves the latency of a one-row update.
+        // a thread of another one, which shortens a one-row update's way to the renderer.
         func serialQueue() -> DispatchQueue {
             queue.map { DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: $0) }
                 ?? DispatchQueue(label: "ListEngine.ListDataSource.delivery", qos: .userInitiated)
@@ -121,162 +114,13 @@ extension ListDataSource {
         return token
     }
 
-    // MARK: - Diff queue
+    // MARK: - Sending batches
 
-    /// Processes everything pending, coalescing runs of mutations into one batch each.
-    @inlinable func _drain() {
-        _assertOnDiffQueue()
-        while let commands = _nextCommands() {
-            var touched: _TouchedRows<Item.ID>? = nil
-            // Consecutive `add` and `remove` calls are applied together.
-            var run = _EditRun<Item>()
-            func applyRun(joiningLateCalls: Bool = false) {
-                guard !run.isEmpty else { return }
-                _apply(run, touched: &touched, joiningLateCalls: joiningLateCalls)
-                run = _EditRun()
-            }
-            for command in commands {
-                switch command {
-                case .add(let items):
-                    run.add(items)
-                case .remove(let ids):
-                    run.remove(ids)
-                case .removeAll:
-                    applyRun()
-                    _working.storage.removeAll()
-                    touched = .all
-                case .replaceAll(let items):
-                    applyRun()
-                    _working.storage.replaceAll(with: items)
-                    touched = .all
-                case .sort(let comparator):
-                    applyRun()
-                    _working.storage.sort(by: comparator)
-                    touched = .all
-                case .attach(let box):
-                    applyRun()
-                    _publish(touched)
-                    touched = nil
-                    _startDelivering(to: box)
-                case .flush(let continuation):
-                    applyRun()
-                    _publish(touched)
-                    touched = nil
-                    _resumeAfterDelivery(continuation)
-                }
-            }
-            // Nothing was taken after this run, so calls submitted since may join it.
-            applyRun(joiningLateCalls: true)
-            _publish(touched)
-        }
-    }
-
-    /// The commands to process next, or `nil` once the pipeline is idle; while the
-    /// pipeline lingers, this thread polls for them, yielding its core between polls.
-    @inlinable func _nextCommands() -> [_Command<Item>]? {
-        while true {
-            let now = DispatchTime.now().uptimeNanoseconds
-            switch _shared.withLock({ $0.pipeline.next(at: now) }) {
-            case .commands(let commands): return commands
-            case .idle: return nil
-            case .poll: sched_yield()
-            }
-        }
-    }
-
-    /// Applies a run of `add` and `remove` calls and notes what they touched.
-    ///
-    /// A run that is the first change since the last batch, and names enough rows for
-    /// one pass over the touched leaves to beat finding each row, is applied in bulk; the
-    /// pass also records where each row was and is, so the batch needs no searches. So
-    /// does a first change that adds one item, placed on its own.
-    ///
-    /// With `joiningLateCalls` (the run is the last command the drain took), `add` and
-    /// `remove` calls submitted while a bulk run is being reduced join it, so a caller
-    /// that makes several such calls in a row gets one batch, not one pass over the
-    /// touched leaves per call. They are taken once, after the reduction (which only
-    /// hashes and sorts the named ids), so the run's batch waits at most that long.
-    @inlinable func _apply(_ run: _EditRun<Item>, touched: inout _TouchedRows<Item.ID>?, joiningLateCalls: Bool = false) {
-        if touched == nil, run.calls.count == 1, case .add(let items) = run.calls[0], items.count == 1 {
-            // An item equal to the stored one changes nothing, and so touches nothing.
-            if let (old, new) = _working.storage._place(items[0]) {
-                touched = .edited(_EditedRows(oneRowFrom: old, to: new))
-            }
-            return
-        }
-        let rowCount = _working.storage.count
-        var run = run
-        if touched == nil, run.count >= _bulkEditThreshold, run.count * 8 < rowCount {
-            var reduced = _IDEditor<Item>(run)
-            if joiningLateCalls {
-                // The caller whose call woke this queue may have been preempted by it on
-                // its own core before it could make its next call; give it that core
-                // back first. (In `sorted1m-batch`, without this, about one `remove` call
-                // in six missed the `add` before it, and made a batch of its own.)
-                sched_yield()
-                if _shared.withLock({ $0.pipeline.takeLeadingEdits(into: &run) }) {
-                    reduced = _IDEditor<Item>(run)
-                }
-            }
-            if run.count * 8 < rowCount, let (storage, edited) = _working.storage._editing(reduced: reduced) {
-                _working.storage = storage
-                touched = .edited(edited)
-                return
-            }
-        }
-        if _working.published.isEmpty {
-            // From an empty list every row is an insertion: no need to collect ids.
-            touched = .all
-        } else {
-            // One union for the whole run: a set grown one call at a time rehashes its
-            // ids again at every doubling.
-            var ids: [Item.ID] = []
-            ids.reserveCapacity(run.count)
-            for call in run.calls {
-                switch call {
-                case .add(let items): for item in items { ids.append(item.id) }
-                case .remove(let removed): ids.append(contentsOf: removed)
-                }
-            }
-            Self._touch(&touched, ids)
-        }
-        _working.storage.apply(run)
-    }
-
-    @inlinable static func _touch(_ touched: inout _TouchedRows<Item.ID>?, _ ids: some Sequence<Item.ID>) {
-        switch touched {
-        case .all:
-            return
-        case .ids(var set):
-            touched = nil  // release the enum's reference, so the union does not copy the set
-            set.formUnion(ids)
-            touched = .ids(set)
-        case .edited:
-            // Not reached: a run is only applied with offsets when it is the first
-            // change after a batch, and the drain applies all consecutive calls at
-            // once. Every row may move.
-            touched = .all
-        case nil:
-            touched = .ids(Set(ids))
-        }
-    }
-
-    /// Computes the batch for the mutations applied since the last one and sends it out.
-    @inlinable func _publish(_ touched: _TouchedRows<Item.ID>?) {
-        guard let touched else { return }
-        let old = _working.published
-        let version = old.version
-        let candidate = ListSnapshot(_storage: _working.storage, version: version + 1)
-        let batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched)
-        guard !batch.isEmpty else {
-            // Nothing visible changed: the published snapshot, the one renderers have,
-            // stays, so the next batch's `old` is identical to it (its order, if a sort
-            // changed it, is the one its rows are sorted by).
-            return
-        }
-        _checkInvariants(of: batch, touched: touched)
-        _working.published = candidate
-        let receivers = _shared.withLock { $0.ledger.computed(candidate) }
+    /// Takes the engine's batch for what was applied since the last one, if anything
+    /// visible changed, records it in the ledger and sends it to every renderer.
+    @inlinable func _publish() {
+        guard let batch = _engine.takeBatch() else { return }
+        let receivers = _shared.withLock { $0.ledger.computed(batch.new) }
         guard !receivers.isEmpty else { return }
         // The batch now lives only in `shared`, which the renderers' blocks release.
         let shared = _SharedBatch(consume batch, holders: receivers.count)
@@ -284,8 +128,8 @@ extension ListDataSource {
     }
 
     @inlinable func _startDelivering(to box: _RendererBox<Item>) {
-        guard _shared.withLock({ $0.ledger.startReceiving(box.token, attached: _working.published) }) else { return }
-        _send(_SharedBatch(.attach(to: _working.published), holders: 1), to: box)
+        guard _shared.withLock({ $0.ledger.startReceiving(box.token, attached: _engine.published) }) else { return }
+        _send(_SharedBatch(.attach(to: _engine.published), holders: 1), to: box)
     }
 
     /// Hands the batch to the renderer on its queue; that block is one of its holders.
@@ -310,16 +154,10 @@ extension ListDataSource {
 
     /// Resumes `continuation` once every renderer's queue has run past what was sent so far.
     @inlinable func _resumeAfterDelivery(_ continuation: CheckedContinuation<ListSnapshot<Item>, Never>) {
-        let snapshot = _working.published
+        let snapshot = _engine.published
         let receivers = _shared.withLock { $0.ledger.receivingBoxes }
         let group = DispatchGroup()
         for box in receivers { box.finishAfterSentBatches(_FlushWait(entering: group)) }
         group.notify(queue: .global()) { continuation.resume(returning: snapshot) }
-    }
-
-    @inlinable func _assertOnDiffQueue() {
-        #if LIST_INTERNAL_CHECKS
-        dispatchPrecondition(condition: .onQueue(_diffQueue))
-        #endif
     }
 }

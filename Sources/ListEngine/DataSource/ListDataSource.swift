@@ -24,18 +24,13 @@ import Synchronization
 /// ## Batches
 /// Pending mutations may be coalesced into one batch, but one call is never split.
 /// `add` and `remove` calls made while the diff queue prepares a large run of such
-/// calls (hashes and sorts its ids, before the pass over the rows) join that run's
-/// batch. When calls have been coming quickly, the diff queue, out of work, polls for the
-/// next call for up to 200 µs (yielding its core) before its thread sleeps, since waking
-/// a thread costs more than placing a row in a large list; a poll that catches nothing
-/// stops this until calls come that quickly again.
-/// A call that changes nothing delivers no batch. Only rows a batch's calls named may
-/// move, and the fewest of those move (see ``ChangeBatch``). An incremental `add` or
-/// `remove` of *k* items costs O(*k* log *n*): storage is a copy-on-write B-tree with
-/// subtree counts, so snapshots share structure and positions are found in O(log *n*).
-/// The nodes a change replaced are freed by the last renderer to finish with its batch,
-/// on that renderer's queue; the diff queue frees them only when no renderer receives
-/// batches (none is attached, or none has been sent its attach batch yet).
+/// calls join that run's batch. A call that changes nothing delivers no batch. Only rows
+/// a batch's calls named may move, and the fewest of those move (see ``ChangeBatch``
+/// and the <doc:Semantics> article). An incremental `add` or `remove` of *k* items costs
+/// O(*k* log *n*): storage is a copy-on-write B-tree with subtree counts, so snapshots
+/// share structure and positions are found in O(log *n*). The nodes a change replaced
+/// are freed by the last renderer to finish with its batch, on that renderer's queue
+/// (see <doc:ThreadingAndMemory>).
 ///
 /// The engine's code is `@inlinable`: a program that uses `ListDataSource<MyItem>`
 /// compiles the engine for `MyItem`, so comparing, hashing and copying items are direct
@@ -58,9 +53,12 @@ import Synchronization
 public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline let _diffQueue: DispatchQueue
     @usableFromInline let _shared: LockedState<_SharedState>
-    @usableFromInline let _working: _DiffQueueState<Item>
-    @usableFromInline let _orderViolations = Atomic<Int>(0)
+    /// The rows ahead of what renderers have been sent; used only on the diff queue.
+    @usableFromInline let _engine: _DiffEngine<Item>
 
+    /// What callers, the diff queue and renderers' queues share, under one lock: the
+    /// pipeline of submitted commands and the ledger of what each renderer was sent
+    /// and has rendered.
     @usableFromInline struct _SharedState: Sendable {
         @usableFromInline var pipeline = _MutationPipeline<Item>()
         @usableFromInline var ledger: _DeliveryLedger<Item>
@@ -122,7 +120,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         storage.add(contentsOf: items)
         let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1)
         _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
-        _working = _DiffQueueState(storage: storage, published: initial)
+        _engine = _DiffEngine(storage: storage, published: initial, queue: _diffQueue)
         _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))
     }
 
@@ -137,22 +135,5 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     /// comparator that is not a strict weak order causes this. Always 0 without the flag.
     ///
     /// - Complexity: O(1).
-    @inlinable public var _orderViolationCount: Int { _orderViolations.load(ordering: .relaxed) }
-}
-
-/// The rows as the diff queue sees them: ahead of what renderers have been sent.
-///
-/// Safety of `@unchecked Sendable`: both properties are read and written only by code
-/// running on the data source's serial diff queue (`_drain` and what it calls), so no
-/// two threads ever access them at once; under `LIST_INTERNAL_CHECKS` every access path
-/// asserts that with `dispatchPrecondition`.
-@usableFromInline final class _DiffQueueState<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
-    @usableFromInline var storage: _ListStorage<Item>
-    /// The snapshot of the last computed batch (what renderers will have).
-    @usableFromInline var published: ListSnapshot<Item>
-
-    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>) {
-        self.storage = storage
-        self.published = published
-    }
+    @inlinable public var _orderViolationCount: Int { _engine.orderViolations.load(ordering: .relaxed) }
 }

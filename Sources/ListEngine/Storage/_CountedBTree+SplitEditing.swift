@@ -35,7 +35,7 @@ extension _CountedBTree where Element: Sendable {
     ///
     /// - Complexity: that of ``_editing(with:)``, about halved in time on two cores.
     @inlinable func _editingConcurrently<Editor: _TreeEditor & Sendable>(
-        with editor: inout Editor, from threshold: Int = _parallelEditThreshold
+        with editor: inout Editor, from threshold: Int = _Tuning.parallelEditMinimumIDs
     ) -> _CountedBTree? where Editor.Element == Element {
         guard editor.editCount >= threshold, let cut = _cut(for: editor) else { return _editing(with: &editor) }
         var laterEditor = editor

@@ -22,18 +22,15 @@
 /// - A node's `count` is the number of elements in its subtree, and a branch's
 ///   `childCounts[i]` equals `children[i].count`.
 ///
-/// By default a leaf holds up to 512 elements (fewer for large elements, so that a leaf's
-/// storage stays around 16 KiB, but never under 16) and a branch up to 32 children, so a
-/// tree of a million elements has three levels of branches above its leaves. Leaves are
-/// large because a change to many rows copies every leaf it touches, and fewer, larger
-/// leaves cost less to allocate, reach, link and free per row copied. In a million-row
-/// list, a batch of 16,000 changed rows took 34–40 ms from caller to renderer with 512
-/// elements per leaf against 38–42 ms with 128 (medians of three alternating runs of
-/// 30 batches; minimums 21–23 ms against 25–29 ms), while placing one re-keyed row,
-/// which copies one leaf, took 19.3 µs against 16.7–17.2 µs. Branches
-/// are kept small because copying a shared branch retains every child, each in memory
-/// of its own: in a million-row list, a one-row update went from 77 µs to 65 µs from
-/// caller to renderer (medians of ten runs) when branches went from 64 children to 32.
+/// By default a leaf's elements span about ``_Tuning/leafBytes`` (up to
+/// ``_Tuning/leafMaximumElements`` small elements, never under
+/// ``_Tuning/leafMinimumElements``) and a branch holds up to ``_Tuning/branchChildren``
+/// children, so a tree of a million small elements has three levels of branches above
+/// its leaves. Leaves are large because a change to many rows copies every leaf it
+/// touches, and fewer, larger leaves cost less to allocate, reach, link and free per row
+/// copied; a one-row change pays for it by copying a larger leaf. Branches are kept small
+/// because copying a shared branch retains every child, each in memory of its own. The
+/// timings behind both choices are in `Benchmarks/README.md`.
 /// Elements are stored in contiguous arrays, and iteration walks the leaves with a
 /// stack of branches. The storage of a freed leaf is kept for a later leaf copy, on
 /// whatever thread either happens (see ``_SpareLeafShelf``).
@@ -293,12 +290,12 @@ extension _CountedBTree {
             self.branch = branch
         }
 
-        /// Capacities sized so that a leaf's elements span about 16 KiB.
-        ///
-        /// Small elements get 512 per leaf; large ones get fewer, but never under 16.
+        /// Capacities sized so that a leaf's elements span about ``_Tuning/leafBytes``,
+        /// within ``_Tuning/leafMinimumElements`` and ``_Tuning/leafMaximumElements``.
         @inlinable static var `default`: _Fanout {
             let stride = Swift.max(1, MemoryLayout<Element>.stride)
-            return _Fanout(leaf: Swift.min(512, Swift.max(16, 16_384 / stride)), branch: 32)
+            let leaf = Swift.min(_Tuning.leafMaximumElements, Swift.max(_Tuning.leafMinimumElements, _Tuning.leafBytes / stride))
+            return _Fanout(leaf: leaf, branch: _Tuning.branchChildren)
         }
     }
 }

@@ -120,14 +120,19 @@
     ///   O(*n* + *k* log *k*) when merged.
     @inlinable mutating func add<S: Sequence>(contentsOf items: S) where S.Element == Item {
         let items = Array(items)
-        if rows.isEmpty, items.count > 1, let built = Self._build(items, comparator: areInIncreasingOrder, checkingTies: false) {
-            self = built.storage
-            return
-        }
-        // Many items at once: one merge costs less than finding each item's place.
-        if items.count >= 64, items.count * 8 >= rows.count, let merged = _inserting(items) {
-            self = merged
-            return
+        switch _EditStrategy.forAdding(itemCount: items.count, rowCount: rows.count) {
+        case .rebuild:
+            if let built = Self._build(items, comparator: areInIncreasingOrder, checkingTies: false) {
+                self = built.storage
+                return
+            }
+        case .merge:
+            if let merged = _inserting(items) {
+                self = merged
+                return
+            }
+        default:
+            break
         }
         for item in items { add(item) }
         _checkInvariants()
@@ -157,7 +162,7 @@
         let doomed = rows.lazy.filter { !keep.contains($0.id) }.map { $0.id }
         let doomedIDs = Array(doomed)
         guard !doomedIDs.isEmpty else { return }
-        if doomedIDs.count * 8 > rows.count {
+        if _EditStrategy.forRemoving(removedCount: doomedIDs.count, rowCount: rows.count) == .rebuild {
             let kept = rows.filter { keep.contains($0.id) }
             rows = _CountedBTree(kept)
             ids = _IDIndex(uniqueItems: kept)

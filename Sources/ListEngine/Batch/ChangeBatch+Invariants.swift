@@ -1,24 +1,3 @@
-import Synchronization
-
-extension ListDataSource {
-    /// Checks a batch before it is sent, when compiled with `LIST_INTERNAL_CHECKS`:
-    /// the storage is consistent, both forms of the batch turn `old` into `new`, the
-    /// sets are exactly the defined ones, ids are unique, and only rows the batch's
-    /// calls `touched` move, as few as possible. Unsorted rows (only a
-    /// comparator that is not a strict weak order can cause them) are counted in
-    /// ``_orderViolationCount`` rather than trapping, since that is bad input, not a bug.
-    @inlinable func _checkInvariants(of batch: ChangeBatch<Item>, touched: _TouchedRows<Item.ID>) {
-        #if LIST_INTERNAL_CHECKS
-        _assertOnDiffQueue()
-        batch._checkInvariants()
-        batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old))
-        if !batch.new._storage._isSorted {
-            _orderViolations.add(1, ordering: .relaxed)
-        }
-        #endif
-    }
-}
-
 extension ChangeBatch {
     /// Traps unless the batch satisfies invariants 1 and 2 and `new` holds each id once.
     /// Costs O(*n*); meant for tests and `LIST_INTERNAL_CHECKS` builds.
@@ -109,51 +88,5 @@ extension ChangeBatch {
         }
         let keptTouched = heaviest(below: new.count) - untouched * heavy
         return survivors.count - untouched - keptTouched
-    }
-}
-
-extension _TouchedRows {
-    /// Whether the row at an offset of `old`, the snapshot the batch starts from, was
-    /// named by the batch's calls.
-    ///
-    /// - Complexity: O(*k*) to set up for *k* edited rows; each call then O(1), or
-    ///   O(log *n*) to read the row's id for named ids.
-    @inlinable func _isTouched<Item>(in old: ListSnapshot<Item>) -> (Int) -> Bool where Item.ID == ID {
-        switch self {
-        case .all:
-            return { _ in true }
-        case .ids(let ids):
-            return { ids.contains(old[$0].id) }
-        case .edited(let edited):
-            let offsets = Set(edited.oldOffsets.filter { $0 >= 0 })
-            return { offsets.contains($0) }
-        }
-    }
-}
-
-extension _ListStorage {
-    /// Whether every row is not ordered before its predecessor.
-    @inlinable var _isSorted: Bool {
-        var previous: Item?
-        for row in rows {
-            if let previous, areInIncreasingOrder(row, previous) { return false }
-            previous = row
-        }
-        return true
-    }
-
-    /// Traps unless rows and id index agree (each id once, same items). Only with
-    /// `LIST_INTERNAL_CHECKS`; costs O(*n* log *n*).
-    @inlinable func _checkInvariants() {
-        #if LIST_INTERNAL_CHECKS
-        rows._checkInvariants()
-        ids._checkInvariants()
-        precondition(rows.count == ids.count, "rows (\(rows.count)) and id index (\(ids.count)) disagree")
-        var seen = Set<Item.ID>(minimumCapacity: rows.count)
-        for row in rows {
-            precondition(seen.insert(row.id).inserted, "id \(row.id) is stored twice")
-            precondition(ids[row.id] == row, "id index holds a different item for \(row.id)")
-        }
-        #endif
     }
 }

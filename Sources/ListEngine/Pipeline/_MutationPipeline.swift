@@ -1,16 +1,3 @@
-/// One call made on a data source, in submission order.
-@usableFromInline enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
-    case add([Item])
-    case remove([Item.ID])
-    case removeAll
-    case replaceAll([Item])
-    case sort(@Sendable (Item, Item) -> Bool)
-    /// Start delivering to a renderer: attach batch first.
-    case attach(_RendererBox<Item>)
-    /// Resume once every earlier command is delivered everywhere.
-    case flush(CheckedContinuation<ListSnapshot<Item>, Never>)
-}
-
 /// The hand-off between callers and the diff queue, as a value-type state machine.
 ///
 /// Callers `submit` commands; the first submission into an idle pipeline asks for a
@@ -18,9 +5,17 @@
 /// that arrive while a batch is computed are coalesced into the next one) until nothing
 /// is left, and then the pipeline is idle again. No command is lost or taken twice.
 ///
+/// **Coalescing** is decided here and nowhere else. What the drain takes comes as
+/// ``Step``s: consecutive `add` and `remove` calls form one ``Step/edits(_:mayGrow:)``
+/// run, which the diff engine applies together; every other command is a step of its
+/// own. The last step taken, when it is a run, *may grow*: `add` and `remove` calls
+/// submitted after it was taken, up to the first call of another kind, may still join
+/// it through ``takeLeadingEdits(into:)``. The diff engine decides whether waiting for
+/// them pays (only for a bulk edit); the pipeline decides what may join.
+///
 /// **Lingering.** Waking an idle queue's thread costs tens of microseconds, more than
 /// placing one row in a million-row list. So when calls have been arriving faster than
-/// that (a submission came within ``lingerNanoseconds`` of the last drain running out of
+/// that (a submission came within ``_Tuning/lingerNanoseconds`` of the last drain running out of
 /// commands, so a linger would have caught it), a drain that runs out of commands keeps
 /// polling for that long before going idle: a call made meanwhile is taken without
 /// waking anything. A linger that catches nothing ends lingering until calls come that
@@ -32,20 +27,30 @@
         case draining(pending: [_Command<Item>])
     }
 
+    /// One unit of the drain's work, in submission order.
+    @usableFromInline enum Step: Sendable {
+        /// Consecutive `add` and `remove` calls, applied together. `mayGrow`: nothing was
+        /// taken after the run, so calls submitted since may join it.
+        case edits(_EditRun<Item>, mayGrow: Bool)
+        case removeAll
+        case replaceAll([Item])
+        case sort(@Sendable (Item, Item) -> Bool)
+        /// Publish what was applied, then start delivering to a renderer.
+        case attach(_RendererBox<Item>)
+        /// Publish what was applied, then resume once it is delivered everywhere.
+        case flush(CheckedContinuation<ListSnapshot<Item>, Never>)
+    }
+
     /// What the drain does next.
     @usableFromInline enum Next: Sendable {
-        /// Process these commands, in order.
-        case commands([_Command<Item>])
+        /// Perform these steps, in order, then publish a batch for what they changed.
+        case steps([Step])
         /// Nothing is pending, but the drain lingers: yield the core, then ask again.
         case poll
         /// Nothing is pending and the pipeline is idle: the drain ends, and the next
         /// submission schedules a new one.
         case idle
     }
-
-    /// How long a drain lingers, and how soon after a drain ran out of commands a
-    /// submission must come to make the next drain linger (200 µs).
-    @usableFromInline static var lingerNanoseconds: UInt64 { 200_000 }
 
     @usableFromInline enum SubmitAction: Equatable {
         /// The pipeline was idle: schedule a drain on the diff queue.
@@ -70,7 +75,7 @@
     @inlinable mutating func submit(_ command: _Command<Item>, at now: @autoclosure () -> UInt64) -> SubmitAction {
         switch state {
         case .idle:
-            if let ranOutAt, now() &- ranOutAt < Self.lingerNanoseconds { lingers = true }
+            if let ranOutAt, now() &- ranOutAt < _Tuning.lingerNanoseconds { lingers = true }
             state = .draining(pending: [command])
             return .scheduleDrain
         case .draining(var pending):
@@ -81,10 +86,9 @@
         }
     }
 
-    /// Called by the drain while it applies the last run of `add` and `remove` calls it
-    /// took: moves into `run` the `add` and `remove` calls submitted since, up to the
-    /// first command of another kind, which stays pending with everything after it.
-    /// Returns whether it took any.
+    /// Called by the drain while it applies a run that may grow: moves into `run` the
+    /// `add` and `remove` calls submitted since, up to the first command of another
+    /// kind, which stays pending with everything after it. Returns whether it took any.
     ///
     /// - Complexity: O(*p*) for *p* pending commands.
     @inlinable mutating func takeLeadingEdits(into run: inout _EditRun<Item>) -> Bool {
@@ -113,15 +117,42 @@
         if !pending.isEmpty {
             state = .draining(pending: [])
             ranOutAt = nil
-            return .commands(pending)
+            return .steps(Self.steps(of: pending))
         }
         let ranOut = ranOutAt ?? now
         ranOutAt = ranOut
         if lingers {
-            if now &- ranOut < Self.lingerNanoseconds { return .poll }
+            if now &- ranOut < _Tuning.lingerNanoseconds { return .poll }
             lingers = false  // this linger caught nothing
         }
         state = .idle
         return .idle
+    }
+
+    /// The steps for `commands`: each run of consecutive `add` and `remove` calls
+    /// becomes one ``Step/edits(_:mayGrow:)`` step, which may grow when it is the last.
+    ///
+    /// - Complexity: O(*c*) for *c* commands.
+    @inlinable static func steps(of commands: [_Command<Item>]) -> [Step] {
+        var steps: [Step] = []
+        var run = _EditRun<Item>()
+        func endRun() {
+            guard !run.isEmpty else { return }
+            steps.append(.edits(run, mayGrow: false))
+            run = _EditRun()
+        }
+        for command in commands {
+            switch command {
+            case .add(let items): run.add(items)
+            case .remove(let ids): run.remove(ids)
+            case .removeAll: endRun(); steps.append(.removeAll)
+            case .replaceAll(let items): endRun(); steps.append(.replaceAll(items))
+            case .sort(let comparator): endRun(); steps.append(.sort(comparator))
+            case .attach(let box): endRun(); steps.append(.attach(box))
+            case .flush(let continuation): endRun(); steps.append(.flush(continuation))
+            }
+        }
+        if !run.isEmpty { steps.append(.edits(run, mayGrow: true)) }
+        return steps
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Releasing a batch releases its `old` snapshot, and with it, if nothing else holds
 /// them, the tree nodes the change replaced. Freeing those costs time in proportion to the
-/// change: about 2 ms per thousand changed rows of a million-row list. Were it left to
+/// change. Were it left to
 /// whichever thread lets go last, it would often land on the diff queue, whose next batch
 /// would wait for it: a renderer that is quick to apply a batch lets go before the diff
 /// queue has returned from sending it. The diff queue therefore keeps no reference to a
@@ -20,7 +20,7 @@ import Synchronization
 /// ```
 @usableFromInline final class _SharedBatch<Item: Hashable & DataSourceComparable>: Sendable {
     /// The batch, until the last holder finishes.
-    @usableFromInline let content: Mutex<ChangeBatch<Item>?>
+    @usableFromInline let content: LockedState<ChangeBatch<Item>?>
     /// The holders that have not finished yet.
     @usableFromInline let remainingHolders: Atomic<Int>
 
@@ -32,7 +32,7 @@ import Synchronization
     @inlinable init(_ batch: consuming ChangeBatch<Item>, holders: Int) {
         precondition(holders >= 1, "A shared batch needs a holder")
         remainingHolders = Atomic(holders)
-        content = Mutex(Optional(batch))
+        content = LockedState(Optional(batch))
     }
 
     /// The batch. Only valid before the caller's ``finish()``.

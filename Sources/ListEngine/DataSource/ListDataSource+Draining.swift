@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+extension ListDataSource {
+    /// The diff queue's work: takes the pipeline's steps, has the engine apply them, and
+    /// publishes a batch for each group of steps, until the pipeline is idle.
+    ///
+    /// A call flows one way: `add(_:)` and the other mutations submit a command to the
+    /// pipeline (on the caller's thread); this loop takes steps from the pipeline and
+    /// hands them to the diff engine, which changes the storage; ``_publish()`` takes
+    /// the engine's batch, records it in the delivery ledger and sends it to every
+    /// renderer's queue.
+    @inlinable func _drain() {
+        _engine._assertOnQueue()
+        while let steps = _nextSteps() {
+            for step in steps {
+                switch step {
+                case .edits(let run, mayGrow: false):
+                    _engine.apply(run, joiningLateCalls: nil)
+                case .edits(let run, mayGrow: true):
+                    _engine.apply(run) { self._joinLateCalls(&$0) }
+                case .removeAll:
+                    _engine.removeAll()
+                case .replaceAll(let items):
+                    _engine.replaceAll(with: items)
+                case .sort(let comparator):
+                    _engine.sort(by: comparator)
+                case .attach(let box):
+                    _publish()
+                    _startDelivering(to: box)
+                case .flush(let continuation):
+                    _publish()
+                    _resumeAfterDelivery(continuation)
+                }
+            }
+            _publish()
+        }
+    }
+
+    /// The steps to perform next, or `nil` once the pipeline is idle; while the pipeline
+    /// lingers, this thread polls for them, yielding its core between polls.
+    @inlinable func _nextSteps() -> [_MutationPipeline<Item>.Step]? {
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            switch _shared.withLock({ $0.pipeline.next(at: now) }) {
+            case .steps(let steps): return steps
+            case .idle: return nil
+            case .poll: sched_yield()
+            }
+        }
+    }
+
+    /// Moves `add` and `remove` calls submitted since the last steps were taken into
+    /// `run`; returns whether any joined.
+    ///
+    /// The caller whose call woke this queue may have been preempted by it on its own
+    /// core before it could make its next call: the core is given back first.
+    @inlinable func _joinLateCalls(_ run: inout _EditRun<Item>) -> Bool {
+        sched_yield()
+        return _shared.withLock { $0.pipeline.takeLeadingEdits(into: &run) }
+    }
+}

@@ -1,0 +1,170 @@
+import Dispatch
+import Synchronization
+
+/// The diff engine: the rows as the diff queue sees them, ahead of what renderers have
+/// been sent, and the batch of everything applied since the last one.
+///
+/// The drain hands it the pipeline's steps in order; it applies each to the storage,
+/// choosing how with ``_EditStrategy`` and noting which rows the calls named (only
+/// those may move), and ``takeBatch()`` turns what was applied into a ``ChangeBatch``
+/// against the last published snapshot. It knows nothing of callers, renderers or the
+/// pipeline: the drain passes it the one thing it may ask for, the calls that may join
+/// a growing run.
+///
+/// Safety of `@unchecked Sendable`: every stored property is read and written only by
+/// code running on the data source's serial diff queue (the drain and what it calls),
+/// so no two threads ever access them at once; under `LIST_INTERNAL_CHECKS` each entry
+/// point asserts that with `dispatchPrecondition`. `orderViolations` is atomic.
+@usableFromInline final class _DiffEngine<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
+    /// The diff queue, for the checks that everything runs on it.
+    @usableFromInline let queue: DispatchQueue
+    /// The rows with every applied step.
+    @usableFromInline var storage: _ListStorage<Item>
+    /// The snapshot of the last batch taken (what renderers will have).
+    @usableFromInline var published: ListSnapshot<Item>
+    /// The rows the steps applied since the last batch named; `nil` while none was applied.
+    @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
+    /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
+    @usableFromInline let orderViolations = Atomic<Int>(0)
+
+    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>, queue: DispatchQueue) {
+        self.storage = storage
+        self.published = published
+        self.queue = queue
+    }
+
+    // MARK: - Steps
+
+    /// Applies a run of `add` and `remove` calls and notes what they touched.
+    ///
+    /// The run is applied as ``_EditStrategy/forRun(namedRows:isOneItemAdded:isFirstChange:rowCount:)``
+    /// chooses. A bulk edit first reduces the run to one edit per id (hashing and sorting
+    /// the named ids); when the run may grow, it then calls `joinLateCalls`, which moves
+    /// calls submitted meanwhile into the run, and reduces again if any joined. So a
+    /// caller that makes several such calls in a row gets one batch and one pass over
+    /// the touched leaves, and the run's batch waits at most one reduction for them.
+    ///
+    /// - Parameters:
+    ///   - run: the calls, in order.
+    ///   - joinLateCalls: for a run that may grow, moves later calls into it and returns
+    ///     whether any joined; `nil` for a run that may not.
+    @inlinable func apply(_ run: _EditRun<Item>, joiningLateCalls joinLateCalls: ((inout _EditRun<Item>) -> Bool)?) {
+        _assertOnQueue()
+        let isOneItemAdded = run.calls.count == 1 && run.count == 1 && { if case .add = run.calls[0] { true } else { false } }()
+        let rowCount = storage.count
+        switch _EditStrategy.forRun(namedRows: run.count, isOneItemAdded: isOneItemAdded, isFirstChange: touched == nil, rowCount: rowCount) {
+        case .placeOne:
+            guard case .add(let items) = run.calls[0] else { preconditionFailure("a one-item run is an add") }
+            // An item equal to the stored one changes nothing, and so touches nothing.
+            if let (old, new) = storage._place(items[0]) {
+                touched = .edited(_EditedRows(oneRowFrom: old, to: new))
+            }
+            return
+        case .bulkEdit:
+            var run = run
+            var reduced = _IDEditor<Item>(run)
+            if let joinLateCalls, joinLateCalls(&run) {
+                reduced = _IDEditor<Item>(run)
+            }
+            if _EditStrategy.isBulkEditWorthwhile(namedRows: run.count, rowCount: rowCount),
+               let (edited, rows) = storage._editing(reduced: reduced) {
+                storage = edited
+                touched = .edited(rows)
+                return
+            }
+            // A tie, or too many late calls: the calls go one at a time.
+            applyOneAtATime(run)
+        default:
+            applyOneAtATime(run)
+        }
+    }
+
+    /// Applies `run` call by call and notes its ids as touched.
+    @inlinable func applyOneAtATime(_ run: _EditRun<Item>) {
+        if published.isEmpty {
+            // From an empty list every row is an insertion: no need to collect ids.
+            touched = .all
+        } else {
+            // One union for the whole run: a set grown one call at a time rehashes its
+            // ids again at every doubling.
+            var ids: [Item.ID] = []
+            ids.reserveCapacity(run.count)
+            for call in run.calls {
+                switch call {
+                case .add(let items): for item in items { ids.append(item.id) }
+                case .remove(let removed): ids.append(contentsOf: removed)
+                }
+            }
+            touch(ids)
+        }
+        storage.apply(run)
+    }
+
+    /// Removes every row; every row counts as touched.
+    @inlinable func removeAll() {
+        _assertOnQueue()
+        storage.removeAll()
+        touched = .all
+    }
+
+    /// Replaces the rows (the meaning of ``ListDataSource/replaceAll(with:)``); every row
+    /// counts as touched.
+    @inlinable func replaceAll(with items: [Item]) {
+        _assertOnQueue()
+        storage.replaceAll(with: items)
+        touched = .all
+    }
+
+    /// Re-sorts the rows under a new order; every row counts as touched.
+    @inlinable func sort(by comparator: @escaping @Sendable (Item, Item) -> Bool) {
+        _assertOnQueue()
+        storage.sort(by: comparator)
+        touched = .all
+    }
+
+    @inlinable func touch(_ ids: [Item.ID]) {
+        switch touched {
+        case .all:
+            return
+        case .ids(var set):
+            touched = nil  // release the enum's reference, so the union does not copy the set
+            set.formUnion(ids)
+            touched = .ids(set)
+        case .edited:
+            // Not reached: offsets are recorded only for the first change after a batch,
+            // and the pipeline gives all consecutive calls as one run. Every row may move.
+            touched = .all
+        case nil:
+            touched = .ids(Set(ids))
+        }
+    }
+
+    // MARK: - Batches
+
+    /// The batch from the published snapshot to the rows as they are now, which becomes
+    /// the published snapshot; `nil` when nothing visible changed since the last batch.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* touched rows of *n*; O(*n* log *n*) when
+    ///   every row was touched.
+    @inlinable func takeBatch() -> ChangeBatch<Item>? {
+        _assertOnQueue()
+        guard let touched else { return nil }
+        self.touched = nil
+        let old = published
+        let candidate = ListSnapshot(_storage: storage, version: old.version + 1)
+        let batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched)
+        // Nothing visible changed: the published snapshot, the one renderers have, stays,
+        // so the next batch's `old` is identical to it (its order, if a sort changed it,
+        // is the one its rows are sorted by).
+        guard !batch.isEmpty else { return nil }
+        _checkInvariants(of: batch, touched: touched)
+        published = candidate
+        return batch
+    }
+
+    @inlinable func _assertOnQueue() {
+        #if LIST_INTERNAL_CHECKS
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+}

@@ -1,0 +1,78 @@
+/// Every cutoff the engine's choices depend on, named and explained once.
+///
+/// None of these changes what a list holds or what a batch says: each only picks
+/// between ways of computing the same result (one row at a time or in one pass, on one
+/// thread or two, polling or sleeping) or sizes a structure. They were chosen by timing
+/// the scenarios of the `Benchmarks/` package; the figures live in `Benchmarks/README.md`,
+/// not here. The pure choices built on them are in ``_EditStrategy`` and
+/// ``_EditStrategy/walksBothSnapshots(touched:oldCount:newCount:)``.
+@usableFromInline enum _Tuning {
+    // MARK: Applying `add` and `remove` calls
+
+    /// A run of `add` and `remove` calls naming at least this many rows is applied in
+    /// one pass over the id index and one over the rows (a bulk edit), when it is the
+    /// first change since the last batch. Below it, finding each row costs less than
+    /// setting up the passes.
+    @inlinable static var bulkEditMinimumRows: Int { 32 }
+
+    /// A bulk edit is used only while the run names fewer than one row in this many of
+    /// the list: beyond that, every leaf is touched anyway, and merging the new items
+    /// with all rows, or walking both snapshots, costs less.
+    @inlinable static var bulkEditListFraction: Int { 8 }
+
+    /// Bulk edits naming at least this many ids cut each pass in two halves that run on
+    /// two threads, and sort the items to place and the stored items on two threads.
+    @inlinable static var parallelEditMinimumIDs: Int { 256 }
+
+    // MARK: Adding and removing many rows one call at a time
+
+    /// An `add` of at least this many items is merged with every row in one pass ...
+    @inlinable static var mergeMinimumItems: Int { 64 }
+
+    /// ... when the items are at least one in this many of the rows; fewer items are
+    /// placed one at a time, each with a search.
+    @inlinable static var mergeListFraction: Int { 8 }
+
+    /// When more than one row in this many goes in a removal, the rows that stay are
+    /// rebuilt into a new tree instead of removing each row from the old one.
+    @inlinable static var rebuildRemovedFraction: Int { 8 }
+
+    /// Building rows from at least this many items (a bulk load, `replaceAll(with:)`,
+    /// the first `add` into an empty list) sorts the two halves and builds the id index
+    /// on separate threads.
+    @inlinable static var parallelBuildMinimumItems: Int { 16_384 }
+
+    // MARK: Computing batches
+
+    /// When the touched ids are at least one in this many of the rows of both snapshots
+    /// together, the batch is computed by walking both snapshots instead of finding each
+    /// touched row in each of them.
+    @inlinable static var walkBothSnapshotsFraction: Int { 16 }
+
+    // MARK: The diff queue's hand-offs
+
+    /// How long a drain that ran out of commands keeps polling for the next one before
+    /// its thread sleeps, and how soon after a drain ran out a submission must come to
+    /// make the next drain poll at all. Waking a sleeping thread costs more than placing
+    /// a row in a large list, so when calls come this quickly polling wins.
+    @inlinable static var lingerNanoseconds: UInt64 { 200_000 }
+
+    // MARK: Storage
+
+    /// About how many bytes of elements a leaf of the row tree and of the id index holds.
+    @inlinable static var leafBytes: Int { 16_384 }
+
+    /// The most elements a leaf holds, however small the elements ...
+    @inlinable static var leafMaximumElements: Int { 512 }
+
+    /// ... and the fewest a full leaf holds, however large they are.
+    @inlinable static var leafMinimumElements: Int { 16 }
+
+    /// The most children a branch of either tree holds.
+    @inlinable static var branchChildren: Int { 32 }
+
+    /// The most emptied leaf buffers kept per element type for later leaf copies: enough
+    /// for the leaves a few one-row changes replace, while bounding what is kept to a
+    /// few hundred kilobytes per type.
+    @inlinable static var spareLeavesPerType: Int { 16 }
+}

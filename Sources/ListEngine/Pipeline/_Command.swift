@@ -1,0 +1,12 @@
+/// One call made on a data source, in submission order.
+@usableFromInline enum _Command<Item: Hashable & DataSourceComparable>: Sendable {
+    case add([Item])
+    case remove([Item.ID])
+    case removeAll
+    case replaceAll([Item])
+    case sort(@Sendable (Item, Item) -> Bool)
+    /// Start delivering to a renderer: attach batch first.
+    case attach(_RendererBox<Item>)
+    /// Resume once every earlier command is delivered everywhere.
+    case flush(CheckedContinuation<ListSnapshot<Item>, Never>)
+}

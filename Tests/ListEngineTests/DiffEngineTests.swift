@@ -1,0 +1,88 @@
+import Dispatch
+@testable import ListEngine
+import ListTestSupport
+import Testing
+
+/// The diff engine driven step by step, on its own queue, as the drain drives it.
+@Suite struct DiffEngineTests {
+    /// Runs `body` with an engine over `rows`, on the engine's queue.
+    func withEngine<Result: Sendable>(_ rows: [TestRow], _ body: @Sendable (_DiffEngine<TestRow>) -> Result) -> Result {
+        let queue = DispatchQueue(label: "DiffEngineTests")
+        var storage = _ListStorage<TestRow>(comparator: .natural)
+        storage.add(contentsOf: rows)
+        let engine = _DiffEngine(storage: storage, published: ListSnapshot(_storage: storage, version: 1), queue: queue)
+        return queue.sync { body(engine) }
+    }
+
+    func run(_ calls: [_EditRun<TestRow>.Call]) -> _EditRun<TestRow> {
+        var run = _EditRun<TestRow>()
+        for call in calls {
+            switch call {
+            case .add(let items): run.add(items)
+            case .remove(let ids): run.remove(ids)
+            }
+        }
+        return run
+    }
+
+    @Test("a bulk edit that may grow takes late calls into its batch; smaller runs never ask for them")
+    func lateCallsJoinOnlyBulkEdits() {
+        let rows = (0 ..< 4_000).map { TestRow(id: $0, key: $0 * 2) }
+        let (asked, batch) = withEngine(rows) { engine -> (Int, ChangeBatch<TestRow>?) in
+            var asked = 0
+            let bulk = run([.add((10_000 ..< 10_040).map { TestRow(id: $0, key: $0 * 2 + 1) })])
+            engine.apply(bulk) { run in
+                asked += 1
+                run.remove([0, 1, 2])
+                return true
+            }
+            return (asked, engine.takeBatch())
+        }
+        #expect(asked == 1)
+        #expect(batch?.insertions.count == 40)
+        #expect(batch?.deletions == [0, 1, 2], "the late removals are in the same batch")
+        #expect(batch?.new.count == 4_037)
+
+        let small = withEngine(rows) { engine -> Int in
+            var asked = 0
+            engine.apply(run([.remove([5, 6])])) { _ in asked += 1; return false }
+            engine.apply(run([.remove([7])])) { _ in asked += 1; return false }
+            return asked
+        }
+        #expect(small == 0, "a run too small for a bulk edit does not wait for late calls")
+    }
+
+    @Test("one added item is placed alone; an equal item touches nothing and makes no batch")
+    func placeOne() {
+        let rows = (0 ..< 100).map { TestRow(id: $0, key: $0) }
+        let batches = withEngine(rows) { engine -> [ChangeBatch<TestRow>?] in
+            engine.apply(run([.add([TestRow(id: 5, key: 5)])]), joiningLateCalls: nil)
+            let unchanged = engine.takeBatch()
+            engine.apply(run([.add([TestRow(id: 5, key: 50, payload: 1)])]), joiningLateCalls: nil)
+            let moved = engine.takeBatch()
+            return [unchanged, moved]
+        }
+        #expect(batches[0] == nil)
+        #expect(batches[1]?.moves == [ListMove(from: 5, to: 50)])
+        #expect(batches[1]?.reloads == [50])
+        #expect(batches[1]?.version == 2, "the version counts batches taken, not calls")
+    }
+
+    @Test("steps after the first change are noted as touched ids, and every row for whole-list steps")
+    func touchedRows() {
+        let rows = (0 ..< 100).map { TestRow(id: $0, key: $0) }
+        let batch = withEngine(rows) { engine -> ChangeBatch<TestRow>? in
+            engine.apply(run([.add([TestRow(id: 3, key: 90)])]), joiningLateCalls: nil)
+            engine.apply(run([.add([TestRow(id: 4, key: 91)]), .remove([7])]), joiningLateCalls: nil)
+            return engine.takeBatch()
+        }
+        #expect(batch?.moves.count == 2)
+        #expect(batch?.deletions == [7])
+        let sorted = withEngine(rows) { engine -> ChangeBatch<TestRow>? in
+            engine.sort(by: { $0.key > $1.key })
+            return engine.takeBatch()
+        }
+        #expect(sorted?.new.map(\.id) == Array((0 ..< 100).reversed()))
+        #expect(sorted?.moves.count == 99, "every row may move after a sort, and all but one must")
+    }
+}
