@@ -7,7 +7,7 @@ import ListPagination
 /// In ``Mode/pageNumber`` mode it reads `leaderboard/pages/page-NNN.json` and stops
 /// after `totalPages`; in ``Mode/cursor`` mode it follows `nextCursor` through
 /// `leaderboard/cursor/`. The latency is slept on the given clock, so a test with a
-/// ``ManualClock`` decides when a page arrives.
+/// `ManualClock` decides when a page arrives.
 ///
 /// ```swift
 /// let loader = FixturePageLoader(directory: try .locate(), latency: .milliseconds(400))

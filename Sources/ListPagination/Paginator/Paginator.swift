@@ -27,7 +27,7 @@
 ///   ``loadingIndicatorDelay``, so fast loads never flash a loading row.
 ///
 /// All of the paginator's own waiting (retry delays, the loading indicator's delay) is
-/// done on the injected clock; tests pass a ``ManualClock``. A loader's waiting is its
+/// done on the injected clock; tests pass a `ManualClock`. A loader's waiting is its
 /// own: ``HTTPPageLoader``'s timeout runs on real time. Every method
 /// returns at once and may be called from any thread; observe progress with ``states()``
 /// or ``statuses()``. The decisions are made by a value-type state machine; this class
@@ -90,7 +90,7 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
     ///   - loadingIndicatorDelay: how long a load must run before the loading indicator
     ///     shows; zero shows it at once. 300 ms by default.
     ///   - retryPolicy: automatic retries; ``RetryPolicy/default`` by default.
-    ///   - clock: the clock for delays; tests pass a ``ManualClock``.
+    ///   - clock: the clock for delays; tests pass a `ManualClock`.
     public init(
         dataSource: ListDataSource<Item> = ListDataSource<Item>(),
         loader: Loader,
