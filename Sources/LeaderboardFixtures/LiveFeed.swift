@@ -24,7 +24,7 @@ public struct LiveFeed: Sendable {
     /// - Parameters:
     ///   - events: the events, in order.
     ///   - roster: every player before the first event. A repeated id is one player:
-    ///     the last row for it wins, as in ``ListDataSource/add(_:)``.
+    ///     the last row for it wins, as in `ListDataSource.add(_:)`.
     public init(events: [FeedEvent], roster: [Player]) {
         self.events = events
         self.roster = roster

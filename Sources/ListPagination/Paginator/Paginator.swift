@@ -1,8 +1,8 @@
 
-/// Loads pages from a ``PageLoader`` into a ``ListDataSource``, one at a time, with
+/// Loads pages from a ``PageLoader`` into a `ListDataSource`, one at a time, with
 /// prefetch, automatic and manual retry, refresh and a delayed loading indicator.
 ///
-/// Pages are added with ``ListDataSource/add(_:)``, so rows stay sorted by the data
+/// Pages are added with `ListDataSource.add(_:)`, so rows stay sorted by the data
 /// source's order and a row that arrives twice (it shifted into the next offset page)
 /// is kept once. At most one request is in flight: ``loadNextPage()`` is ignored while a
 /// page is loading or waiting to be retried, and after the last page. The exceptions are
@@ -14,7 +14,7 @@
 ///   are retried with exponential backoff until ``RetryPolicy/maxAttempts``; then the
 ///   state is ``PaginationState/failed(_:)`` and ``retry()`` loads the same cursor again.
 /// - ``refresh()`` loads the first page and applies it with
-///   ``ListDataSource/replaceAll(with:)``: the old rows stay visible until it arrives,
+///   `ListDataSource.replaceAll(with:)`: the old rows stay visible until it arrives,
 ///   then renderers get one batch. A response to a request made before the refresh is
 ///   discarded, even if it arrives later. ``reset()`` empties the list.
 /// - The list is ``PaginationState/exhausted`` after a page that names no next page,
