@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LeaderboardFixtures", targets: ["LeaderboardFixtures"]),
         .library(name: "TerminalListRenderer", targets: ["TerminalListRenderer"]),
         .library(name: "WebListRenderer", targets: ["WebListRenderer"]),
+        .library(name: "ListEngineTesting", targets: ["ListEngineTesting"]),
         .executable(name: "list-demo", targets: ["list-demo"]),
     ],
     targets: [
@@ -32,6 +33,7 @@ let package = Package(
             resources: [.copy("Resources/list-client.js")],
             swiftSettings: sharedSwiftSettings
         ),
+        .target(name: "ListEngineTesting", dependencies: ["ListEngine", "TerminalListRenderer"], swiftSettings: sharedSwiftSettings),
         .executableTarget(
             name: "list-demo",
             dependencies: ["ListEngine", "ListPagination", "LeaderboardFixtures", "TerminalListRenderer"],
@@ -39,9 +41,14 @@ let package = Package(
         ),
         .target(name: "ListTestSupport", dependencies: ["ListEngine"], path: "Tests/ListTestSupport", swiftSettings: sharedSwiftSettings),
         .testTarget(name: "ListEngineTests", dependencies: ["ListEngine", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "LeaderboardFixtures", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "LeaderboardFixturesTests", dependencies: ["LeaderboardFixtures", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
-        .testTarget(name: "TerminalListRendererTests", dependencies: ["TerminalListRenderer", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "ListPaginationTests", dependencies: ["ListPagination", "LeaderboardFixtures", "ListEngineTesting", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "LeaderboardFixturesTests", dependencies: ["LeaderboardFixtures", "ListEngineTesting", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(name: "TerminalListRendererTests", dependencies: ["TerminalListRenderer", "ListEngineTesting", "ListTestSupport"], swiftSettings: sharedSwiftSettings),
+        .testTarget(
+            name: "ListEngineTestingTests",
+            dependencies: ["ListEngineTesting", "ListPagination", "TerminalListRenderer"],
+            swiftSettings: sharedSwiftSettings
+        ),
         .testTarget(name: "WebListRendererTests", dependencies: ["WebListRenderer", "ListTestSupport"], exclude: ["js"], swiftSettings: sharedSwiftSettings),
     ]
 )

@@ -7,7 +7,7 @@ import ListPagination
 /// In ``Mode/pageNumber`` mode it reads `leaderboard/pages/page-NNN.json` and stops
 /// after `totalPages`; in ``Mode/cursor`` mode it follows `nextCursor` through
 /// `leaderboard/cursor/`. The latency is slept on the given clock, so a test with a
-/// ``ManualClock`` decides when a page arrives.
+/// `ManualClock` decides when a page arrives.
 ///
 /// ```swift
 /// let loader = FixturePageLoader(directory: try .locate(), latency: .milliseconds(400))
@@ -87,9 +87,9 @@ public final class FixturePageLoader<C: Clock>: PageLoader, Sendable where C.Dur
     ///   mode, ``FixtureCursor/token(_:)`` in cursor mode); `nil` for the first page.
     /// - Returns: the file's players and the cursor of the next page; `nil` after page
     ///   `totalPages`, or when the cursor file has no `nextCursor`.
-    /// - Throws: the injected failure, ``PaginationError/cancelled`` when cancelled while
-    ///   waiting, ``PaginationError/decoding(url:path:description:)`` for a broken file,
-    ///   or ``PaginationError/transport(url:description:)`` naming a file that cannot be read.
+    /// - Throws: the injected failure, `PaginationError.cancelled` when cancelled while
+    ///   waiting, `PaginationError.decoding(url:path:description:)` for a broken file,
+    ///   or `PaginationError.transport(url:description:)` naming a file that cannot be read.
     /// - Precondition: the cursor matches the mode.
     /// - Complexity: ``latency`` on ``clock``, then O(*b*) to read and decode a file of
     ///   *b* bytes.

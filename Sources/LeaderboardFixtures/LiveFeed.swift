@@ -5,7 +5,7 @@ import ListEngine
 ///
 /// Event *k* (from 0) is applied at `start + (k + 1) × interval` on the clock, measured
 /// from when ``play(into:every:clock:onEvent:)`` starts, so a late wake-up catches up
-/// instead of drifting, and a ``ManualClock`` advanced by 10 intervals plays 10 events.
+/// instead of drifting, and a `ManualClock` advanced by 10 intervals plays 10 events.
 ///
 /// ```swift
 /// let fixtures = try FixtureDirectory.locate()
@@ -24,7 +24,7 @@ public struct LiveFeed: Sendable {
     /// - Parameters:
     ///   - events: the events, in order.
     ///   - roster: every player before the first event. A repeated id is one player:
-    ///     the last row for it wins, as in ``ListDataSource/add(_:)``.
+    ///     the last row for it wins, as in `ListDataSource.add(_:)`.
     public init(events: [FeedEvent], roster: [Player]) {
         self.events = events
         self.roster = roster

@@ -1,4 +1,5 @@
 import LeaderboardFixtures
+import ListEngineTesting
 import ListPagination
 import Testing
 

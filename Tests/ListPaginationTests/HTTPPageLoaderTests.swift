@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LeaderboardFixtures
+import ListEngineTesting
 import ListPagination
 import Testing
 

@@ -1,3 +1,4 @@
+import ListEngineTesting
 import ListPagination
 import ListTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import ListEngine
+import ListEngineTesting
 import ListTestSupport
 import Testing
 @testable import TerminalListRenderer

@@ -1,3 +1,4 @@
+import ListEngineTesting
 import ListTestSupport
 import Testing
 @testable import TerminalListRenderer

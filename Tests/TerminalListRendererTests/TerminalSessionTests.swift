@@ -1,3 +1,4 @@
+import ListEngineTesting
 import Testing
 @testable import TerminalListRenderer
 

@@ -5,7 +5,7 @@
 ///
 /// Offset paging names rows by position, so it is only as stable as the data:
 /// - rows **inserted** ahead of the current offset shift earlier rows into the next
-///   page; since the paginator adds pages with ``ListDataSource/add(_:)``, such a row
+///   page; since the paginator adds pages with `ListDataSource.add(_:)`, such a row
 ///   is kept once, not duplicated;
 /// - rows **deleted** ahead of the current offset shift unseen rows back into the page
 ///   already loaded, and those rows are **skipped**. Use cursor (keyset) paging —

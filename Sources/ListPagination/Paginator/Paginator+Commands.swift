@@ -22,7 +22,7 @@ extension Paginator {
     /// Loads the first page again and replaces the rows with it when it arrives.
     ///
     /// The rows stay visible meanwhile, and renderers get one batch when the page is
-    /// applied with ``ListDataSource/replaceAll(with:)``. A load in flight is cancelled
+    /// applied with `ListDataSource.replaceAll(with:)`. A load in flight is cancelled
     /// and its response, should it still arrive, is discarded. After the refresh, the
     /// next page is the one after the new first page. Ignored while a refresh is running.
     /// - Complexity: O(1); the load runs in a task, and the rows are replaced on the data
@@ -48,7 +48,7 @@ extension Paginator {
     ///
     /// Call it from the renderer for every row it shows. A failed load is not retried
     /// from here (that would hammer a failing server while the user scrolls); use
-    /// ``retry()``. The count is the data source's delivered ``ListDataSource/count``.
+    /// ``retry()``. The count is the data source's delivered `ListDataSource.count`.
     ///
     /// The paginator remembers the last row reported (until ``refresh()`` or
     /// ``reset()``): once a page is applied, if that row is still within the distance

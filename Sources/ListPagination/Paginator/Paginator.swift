@@ -1,8 +1,8 @@
 
-/// Loads pages from a ``PageLoader`` into a ``ListDataSource``, one at a time, with
+/// Loads pages from a ``PageLoader`` into a `ListDataSource`, one at a time, with
 /// prefetch, automatic and manual retry, refresh and a delayed loading indicator.
 ///
-/// Pages are added with ``ListDataSource/add(_:)``, so rows stay sorted by the data
+/// Pages are added with `ListDataSource.add(_:)`, so rows stay sorted by the data
 /// source's order and a row that arrives twice (it shifted into the next offset page)
 /// is kept once. At most one request is in flight: ``loadNextPage()`` is ignored while a
 /// page is loading or waiting to be retried, and after the last page. The exceptions are
@@ -14,7 +14,7 @@
 ///   are retried with exponential backoff until ``RetryPolicy/maxAttempts``; then the
 ///   state is ``PaginationState/failed(_:)`` and ``retry()`` loads the same cursor again.
 /// - ``refresh()`` loads the first page and applies it with
-///   ``ListDataSource/replaceAll(with:)``: the old rows stay visible until it arrives,
+///   `ListDataSource.replaceAll(with:)`: the old rows stay visible until it arrives,
 ///   then renderers get one batch. A response to a request made before the refresh is
 ///   discarded, even if it arrives later. ``reset()`` empties the list.
 /// - The list is ``PaginationState/exhausted`` after a page that names no next page,
@@ -27,7 +27,7 @@
 ///   ``loadingIndicatorDelay``, so fast loads never flash a loading row.
 ///
 /// All of the paginator's own waiting (retry delays, the loading indicator's delay) is
-/// done on the injected clock; tests pass a ``ManualClock``. A loader's waiting is its
+/// done on the injected clock; tests pass a `ManualClock`. A loader's waiting is its
 /// own: ``HTTPPageLoader``'s timeout runs on real time. Every method
 /// returns at once and may be called from any thread; observe progress with ``states()``
 /// or ``statuses()``. The decisions are made by a value-type state machine; this class
@@ -90,7 +90,7 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
     ///   - loadingIndicatorDelay: how long a load must run before the loading indicator
     ///     shows; zero shows it at once. 300 ms by default.
     ///   - retryPolicy: automatic retries; ``RetryPolicy/default`` by default.
-    ///   - clock: the clock for delays; tests pass a ``ManualClock``.
+    ///   - clock: the clock for delays; tests pass a `ManualClock`.
     public init(
         dataSource: ListDataSource<Item> = ListDataSource<Item>(),
         loader: Loader,

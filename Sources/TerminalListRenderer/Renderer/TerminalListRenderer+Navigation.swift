@@ -47,7 +47,7 @@ extension TerminalListRenderer {
     /// - Parameter id: the id of the item to select.
     /// - Returns: `false` if the list shown does not hold the id.
     /// - Complexity: O((1 + *t*) log *n*) to find the item, *t* = rows tied with it (see
-    ///   ``ListSnapshot/index(of:)``), plus O(*h* log *n*) to format the *h* visible rows
+    ///   `ListSnapshot.index(of:)`), plus O(*h* log *n*) to format the *h* visible rows
     ///   and O(*h* · *c* + *h*²) to compare them with the *c* columns on screen.
     @discardableResult
     public func select(id: Item.ID) -> Bool {

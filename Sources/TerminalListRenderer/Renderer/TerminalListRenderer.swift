@@ -1,6 +1,6 @@
 @_exported import ListEngine
 
-/// Shows a ``ListDataSource`` in a terminal and keeps it up to date, batch by batch.
+/// Shows a `ListDataSource` in a terminal and keeps it up to date, batch by batch.
 ///
 /// The screen is a header row (optional), a viewport of list rows, and a status line
 /// with the version, the selected row and row count, a loading indicator and the last

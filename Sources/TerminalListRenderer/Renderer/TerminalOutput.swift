@@ -76,7 +76,7 @@ private func _write(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: I
     #endif
 }
 
-/// Collects what is written, for tests and for driving a ``VirtualScreen``.
+/// Collects what is written, for tests and for driving a `VirtualScreen`.
 ///
 /// ```swift
 /// let output = OutputBuffer()

@@ -2,7 +2,7 @@
 ///
 /// A wide character (two columns) is a cell of ``width`` 2 followed by a
 /// *continuation* cell (``width`` 0, empty ``text``) in the same style. Both the
-/// renderer's model of the screen and ``VirtualScreen`` are grids of these.
+/// renderer's model of the screen and `VirtualScreen` are grids of these.
 public struct ScreenCell: Hashable, Sendable, CustomStringConvertible {
     /// The grapheme cluster shown (possibly followed by zero-width characters), or `""`
     /// for the right half of a wide character.
@@ -29,7 +29,7 @@ public struct ScreenCell: Hashable, Sendable, CustomStringConvertible {
     public static let blank = ScreenCell(text: " ")
 
     /// The right half of a wide character drawn in `style`.
-    static func continuation(_ style: TextStyle) -> ScreenCell {
+    package static func continuation(_ style: TextStyle) -> ScreenCell {
         ScreenCell(text: "", style: style, width: 0)
     }
 

@@ -1,6 +1,6 @@
 /// The escape sequences the renderer and ``TerminalSession`` emit, and nothing else.
 ///
-/// All are ECMA-48 / DEC VT sequences every terminal in use understands. ``VirtualScreen``
+/// All are ECMA-48 / DEC VT sequences every terminal in use understands. `VirtualScreen`
 /// interprets exactly this set.
 enum _ControlSequence {
     /// CSI r ; c H — cursor position, from 0-based `row` and `column`.

@@ -65,7 +65,7 @@ extension ListViewport {
     /// - Parameter id: the id of the item to select.
     /// - Returns: `false` if the list does not hold the id (the selection is unchanged).
     /// - Complexity: O((1 + *t*) log *n*), *t* = rows tied with the item; see
-    ///   ``ListSnapshot/index(of:)``.
+    ///   `ListSnapshot.index(of:)`.
     @discardableResult
     public mutating func select(id: Item.ID) -> Bool {
         guard let offset = snapshot?.index(of: id) else { return false }

@@ -1,7 +1,8 @@
 import Foundation
+import ListEngineTesting
 import ListPagination
 
-/// A ``ManualClock`` whose `now` can be held shut for every thread but one: while the
+/// A `ManualClock` whose `now` can be held shut for every thread but one: while the
 /// gate is closed, a read of `now` waits until it opens, unless it is made inside
 /// ``exempt(_:)``. A test closes the gate, makes a call inside `exempt`, and moves the
 /// clock before it opens the gate: a task the call started that reads the clock only

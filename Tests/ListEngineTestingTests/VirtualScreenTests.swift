@@ -1,5 +1,6 @@
+import ListEngineTesting
+import TerminalListRenderer
 import Testing
-@testable import TerminalListRenderer
 
 @Suite struct VirtualScreenTests {
     private func screen(_ text: String, rows: Int = 3, columns: Int = 10) -> VirtualScreen {

@@ -1,3 +1,4 @@
+import ListEngine
 
 /// A clock whose time moves only when you say so, for deterministic tests of code that
 /// waits: retry backoff, loading-indicator delays, paced playback.

@@ -1,6 +1,8 @@
+import TerminalListRenderer
+
 /// A model terminal: interprets the escape sequences the renderer emits into a grid of cells.
 ///
-/// Feed it the bytes a ``TerminalListRenderer`` (or ``TerminalSession``) writes and read
+/// Feed it the bytes a `TerminalListRenderer` (or `TerminalSession`) writes and read
 /// back what a terminal would show. This is how the tests check that applying batches
 /// incrementally gives the same screen as drawing the final list from scratch.
 ///

@@ -1,4 +1,5 @@
-import ListPagination
+import ListEngine
+import ListEngineTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ManualClockTests {

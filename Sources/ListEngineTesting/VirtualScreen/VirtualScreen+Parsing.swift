@@ -1,3 +1,5 @@
+import TerminalListRenderer
+
 extension VirtualScreen {
     /// Interprets bytes written to the terminal.
     ///
