@@ -18,17 +18,30 @@ if [[ -z $docc ]]; then
     docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 fi
 
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
-graphs=$(swift build --show-bin-path)/../symbolgraph
-[[ -d $graphs ]] || graphs=$(dirname "$(swift build --show-bin-path)")/symbolgraph
-
 out=.build/docs
 mkdir -p "$out/symbol-graphs"
 status=0
+
+# The dump builds the package, then writes one graph per module. It also tries the test
+# products' modules, which exist only after a test build, and exits non-zero when they are
+# missing: so the old graphs are removed first, and a module counts as dumped when its
+# graph is there afterwards. Extension block symbols keep the members this package adds to
+# other modules' types (such as the standard library's `Sequence`) in the documentation.
+graphs=$(dirname "$(swift build --show-bin-path)")/symbolgraph
+rm -rf "$graphs"
+swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols \
+    >"$out/dump-symbol-graph.log" 2>&1 || true
+
 for module in "${modules[@]}"; do
     catalog=Sources/$module/$module.docc
     if [[ ! -d $catalog ]]; then
         echo "$module: no catalog at $catalog" >&2
+        status=1
+        continue
+    fi
+    if [[ ! -f $graphs/$module.symbols.json ]]; then
+        tail -n 20 "$out/dump-symbol-graph.log" >&2
+        echo "$module: no symbol graph in $graphs (see $out/dump-symbol-graph.log)" >&2
         status=1
         continue
     fi

@@ -2,7 +2,7 @@
 
 /// A renderer that turns a list's batches into wire messages for one browser.
 ///
-/// Attach it to a ``ListDataSource``. The attach batch becomes a `snapshot` message;
+/// Attach it to a `ListDataSource`. The attach batch becomes a `snapshot` message;
 /// every later batch becomes one `batch` message with `from`/`to` versions and the
 /// batch's sequential steps. A batch that does not continue from the last rendered
 /// version (the renderer was attached to another source) also becomes a snapshot, so the

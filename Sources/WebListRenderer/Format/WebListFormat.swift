@@ -41,7 +41,7 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
         WebListRow(id: rowID(item.id), html: rowHTML(item).markup)
     }
 
-    /// The `batch` message for `batch`: its ``ChangeBatch/steps`` from `old.version` to
+    /// The `batch` message for `batch`: its `ChangeBatch.steps` from `old.version` to
     /// `new.version`.
     ///
     /// Only inserted and reloaded rows are formatted, so the message for a one-row update

@@ -1,7 +1,7 @@
 
 /// Serves one list to many clients: each gets a snapshot when it joins, then every batch.
 ///
-/// The hub is a ``ListRenderer``: attach it to a ``ListDataSource`` once. It encodes each
+/// The hub is a `ListRenderer`: attach it to a `ListDataSource` once. It encodes each
 /// batch once and puts the same ``WebListFrame`` into every client's queue. Clients read
 /// their frames through ``subscribe()``, an async sequence, at their own pace:
 ///

@@ -52,7 +52,7 @@ public enum WebListStep: Hashable, Sendable {
 ///
 /// A client holding version `from` applies a batch's steps in order and is then at
 /// version `to`. A client at any other version must not apply it: it asks for a snapshot,
-/// which replaces its whole list. Encode with ``json``; decode with ``init(json:)``.
+/// which replaces its whole list. Encode with ``json``; decode with ``init(json:)-(String)``.
 public enum WebListMessage: Hashable, Sendable {
     /// The whole list at `version`.
     case snapshot(version: Int, items: [WebListRow])
