@@ -2,7 +2,7 @@
 ///
 /// Three things about an item matter to the list, and they are kept apart:
 ///
-/// - **Identity** is ``Swift/Identifiable/id``: the list holds at most one item per id.
+/// - **Identity** is `id` (from `Identifiable`): the list holds at most one item per id.
 /// - **Content** is `==` (from `Hashable`): adding an item equal to the stored one
 ///   changes nothing; adding a different item with the same id is an *update*.
 /// - **Order** is `<`, unless a comparator is given to ``ListDataSource/init(_:sortedBy:)``
