@@ -20,6 +20,8 @@
 /// `<` should be a strict weak order. When it is not (a comparator with random answers,
 /// say), the list still holds every id exactly once and every batch still applies
 /// correctly; only the sortedness of the rows is lost.
+///
+/// <doc:Semantics> defines what each mutation does with identity, content and order.
 public protocol DataSourceComparable: Identifiable, Sendable where ID: Sendable {
     /// Returns whether `lhs` sorts before `rhs` in the default row order.
     ///
