@@ -14,11 +14,14 @@
 ///   that replay edits one at a time, such as a DOM or a terminal.
 ///
 /// Moves are minimal. Only rows named by a mutation in the batch (every row, for
-/// `sort(by:)` and `replaceAll(with:)`) may move; among those the batch moves the fewest
-/// possible. The rows that stay form a longest increasing subsequence of old offsets in
-/// new order (Schensted's patience method, O(*k* log *k*)), restricted to rows whose
-/// place relative to the untouched rows is unchanged. Whole-array diffs (Heckel's or
-/// Myers' algorithms) instead report every row between a moved row's old and new place.
+/// `sort(by:)`, `replaceAll(with:)` and `removeAll()`) may move; among those the batch
+/// moves the fewest possible. The rows that stay form a longest increasing subsequence
+/// of old offsets in new order (Schensted's patience method, O(*k* log *k*)), restricted
+/// to rows whose place relative to the untouched rows is unchanged. Whole-array diffs
+/// (Heckel's or Myers' algorithms) instead report every row between a moved row's old
+/// and new place.
+///
+/// <doc:Semantics> states the four invariants every delivered batch satisfies.
 ///
 /// ```swift
 /// final class Printer: ListRenderer {

@@ -4,6 +4,8 @@
 /// Attach one with ``ListDataSource/attach(_:on:)``. It first receives an *attach
 /// batch* that inserts every current row (from the empty version 0), then every later
 /// batch, in version order, each exactly once, on the queue it was attached on.
+/// <doc:ThreadingAndMemory> describes the queues, and <doc:GettingStarted> shows a
+/// renderer that keeps its rows.
 ///
 /// ```swift
 /// final class RowCounter: ListRenderer {

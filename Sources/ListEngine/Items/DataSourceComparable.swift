@@ -2,7 +2,7 @@
 ///
 /// Three things about an item matter to the list, and they are kept apart:
 ///
-/// - **Identity** is ``Swift/Identifiable/id``: the list holds at most one item per id.
+/// - **Identity** is `id` (from `Identifiable`): the list holds at most one item per id.
 /// - **Content** is `==` (from `Hashable`): adding an item equal to the stored one
 ///   changes nothing; adding a different item with the same id is an *update*.
 /// - **Order** is `<`, unless a comparator is given to ``ListDataSource/init(_:sortedBy:)``
@@ -20,6 +20,8 @@
 /// `<` should be a strict weak order. When it is not (a comparator with random answers,
 /// say), the list still holds every id exactly once and every batch still applies
 /// correctly; only the sortedness of the rows is lost.
+///
+/// <doc:Semantics> defines what each mutation does with identity, content and order.
 public protocol DataSourceComparable: Identifiable, Sendable where ID: Sendable {
     /// Returns whether `lhs` sorts before `rhs` in the default row order.
     ///
