@@ -263,7 +263,7 @@ import Testing
     }
 }
 
-/// Checks invariants 1 and 4 on a delivered batch.
+/// Checks invariants 1 and 4 (`Sources/ListEngine/ListEngine.docc/Semantics.md`) on a delivered batch.
 func expectInvariants<Item>(_ batch: ChangeBatch<Item>, context: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let oldRows = Array(batch.old), newRows = Array(batch.new)
     // Invariant 1, set form.

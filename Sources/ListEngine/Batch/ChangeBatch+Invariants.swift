@@ -1,5 +1,6 @@
 extension ChangeBatch {
-    /// Traps unless the batch satisfies invariants 1 and 2 and `new` holds each id once.
+    /// Traps unless the batch satisfies invariants 1 and 2 (numbered in the Semantics
+    /// article, `ListEngine.docc/Semantics.md`) and `new` holds each id once.
     /// Costs O(*n*); meant for tests and `LIST_INTERNAL_CHECKS` builds.
     @inlinable func _checkInvariants() {
         let oldRows = Array(old), newRows = Array(new)

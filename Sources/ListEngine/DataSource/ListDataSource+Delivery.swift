@@ -37,7 +37,7 @@ extension ListDataSource {
     /// has returned. A renderer moved to another data source, though, may be rendering
     /// the last batch of the first while the attach batch of the second arrives, on
     /// another thread; a renderer that is moved that way must allow it
-    /// (``WebListRenderer`` and ``WebListHub`` do).
+    /// (`WebListRenderer` and `WebListHub` do).
     /// - Parameter token: the token ``attach(_:on:)`` returned.
     /// - Complexity: O(*r*) for *r* attached renderers.
     @inlinable public func detach(_ token: RendererToken) {

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// ## Meaning of mutations
 /// Every mutation means the same as applying it one element at a time, left to right:
-/// - ``add(_:)``: an item with a new id goes after every row that does not sort after
+/// - ``add(_:)-(Sequence<Item>)``: an item with a new id goes after every row that does not sort after
 ///   it (its *upper bound*, so ties keep arrival order). An item equal to the stored one
 ///   changes nothing. A changed item with a known id stays in place if it still fits
 ///   between its neighbours (a *reload*), else it moves to its upper bound. When an id
@@ -70,7 +70,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 
     /// Creates a list holding `items`, ordered by the items' `<`.
     ///
-    /// The items are added with ``add(_:)``'s meaning; a non-empty list starts at version 1.
+    /// The items are added with ``add(_:)-(Sequence<Item>)``'s meaning; a non-empty list starts at version 1.
     /// - Parameter items: the initial rows, in any order.
     /// - Complexity: O(*n* log *n*) comparisons for *n* items. Below 16,384 items they all
     ///   run on the calling thread; from 16,384 items on, the two halves of the items are
@@ -82,7 +82,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 
     /// Creates a list holding `items`, ordered by `areInIncreasingOrder`.
     ///
-    /// The items are added with ``add(_:)``'s meaning; a non-empty list starts at version 1.
+    /// The items are added with ``add(_:)-(Sequence<Item>)``'s meaning; a non-empty list starts at version 1.
     /// A list ordered by the items' `<` is better made with ``init(_:)``: it compares rows
     /// without calling through a closure, which is faster for every search, sort and merge.
     /// - Parameters:
