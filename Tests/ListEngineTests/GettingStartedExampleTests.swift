@@ -45,14 +45,12 @@ final class ContactRows: ListRenderer {
     var rows: [Contact] { state.withLock { $0 } }
 }
 
-/// A renderer whose rows belong to the main actor; attach it on `.main`.
-@MainActor final class ContactTable: ListRenderer {
+/// A renderer whose rows belong to the main actor.
+@MainActor final class ContactTable: MainActorListRenderer {
     private(set) var rows: [Contact] = []
 
-    nonisolated func render(_ batch: ChangeBatch<Contact>) {
-        MainActor.assumeIsolated {
-            batch.apply(to: &rows)
-        }
+    func render(_ batch: ChangeBatch<Contact>) {
+        batch.apply(to: &rows)
     }
 }
 
@@ -115,11 +113,11 @@ struct IDOnlyContact: Hashable, DataSourceComparable {
         #expect(screen.rows.map(\.id) == ["c6", "c5", "c1"])  // detached: no longer updated
     }
 
-    @Test("a renderer on the main actor, attached on .main, keeps the same rows")
+    @Test("a renderer on the main actor keeps the same rows")
     @MainActor func mainActorRenderer() async {
         let contacts = ListDataSource<Contact>()
         let table = ContactTable()
-        let token = contacts.attach(table, on: .main)
+        let token = contacts.attach(table)
         contacts.add([
             Contact(id: "c1", name: "Grace", unread: 0),
             Contact(id: "c2", name: "Alan", unread: 3),

@@ -52,6 +52,24 @@ import Testing
             oracle.replaceAll(with: shuffled)
             source.replaceAll(with: shuffled)
             return "replaceAll \(shuffled)"
+        case 92..<95:
+            // Read-modify-write on the diff queue; some ids absent, one sometimes twice.
+            var ids = (0..<rng.int(in: 1..<4)).map { _ in rng.int(in: 0..<(idPool + 3)) }
+            if rng.chance(0.2), let first = ids.first { ids.append(first) }
+            let newKey = rng.chance(0.5) ? rng.int(in: 0..<6) : nil
+            let change: @Sendable (inout TestRow) -> Void = { row in
+                row.payload += 1
+                if let newKey { row.key = newKey }
+            }
+            oracle.update(ids: ids, change)
+            if ids.count == 1 { source.update(id: ids[0], change) } else { source.update(ids: ids, change) }
+            return "update \(ids) payload+1\(newKey.map { ", key \($0)" } ?? "")"
+        case 95..<97:
+            let key = rng.int(in: 0..<6), parity = rng.int(in: 0..<2)
+            let predicate: @Sendable (TestRow) -> Bool = { $0.key == key && $0.id % 2 == parity }
+            oracle.remove(where: predicate)
+            source.remove(where: predicate)
+            return "remove(where: key == \(key) && id % 2 == \(parity))"
         default:
             let order = TestOrder.allCases[rng.int(in: 0..<TestOrder.allCases.count)]
             oracle.sort(by: order.comparator)

@@ -47,6 +47,7 @@ import Testing
             .removeAll,
             .remove([5]),
             .sort(sort), .replaceAll([TestRow(id: 6, key: 6)]),
+            .update([1], { $0.payload += 1 }), .removeWhere({ $0.key == 1 }),
             .add([TestRow(id: 7, key: 7)]), .remove([8, 9]),
         ])
         let shapes = steps.map { step -> String in
@@ -55,13 +56,15 @@ import Testing
             case .removeAll: return "removeAll"
             case .replaceAll(let items): return "replaceAll(\(items.count))"
             case .sort: return "sort"
+            case .update(let ids, _): return "update(\(ids.count))"
+            case .removeWhere: return "removeWhere"
             case .attach: return "attach"
             case .flush: return "flush"
             }
         }
         #expect(shapes == [
             "edits(3 calls, 4 rows)", "removeAll", "edits(1 calls, 1 rows)", "sort", "replaceAll(1)",
-            "edits(2 calls, 3 rows, may grow)",
+            "update(1)", "removeWhere", "edits(2 calls, 3 rows, may grow)",
         ])
         let endsWithAnotherKind = _MutationPipeline<TestRow>.steps(of: [.remove([1]), .removeAll])
         guard case .edits(_, mayGrow: false) = endsWithAnotherKind[0] else {

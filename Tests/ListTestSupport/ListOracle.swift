@@ -30,7 +30,7 @@ public struct ListOracle<Item: Hashable & DataSourceComparable> {
     private mutating func addOne(_ item: Item) {
         let less = areInIncreasingOrder
         if let position = rows.firstIndex(where: { $0.id == item.id }) {
-            if rows[position] == item { return }
+            if rows[position].isContentEqual(to: item) { return }
             let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
             let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
             if fitsAfterPrevious && fitsBeforeNext {
@@ -48,6 +48,29 @@ public struct ListOracle<Item: Hashable & DataSourceComparable> {
             touchedIDs.insert(id)
             rows.removeAll { $0.id == id }
         }
+    }
+
+    /// `update(ids:_:)`: each listed id present by then is changed from its latest
+    /// item (an id listed again from its previous result), and the results are added as
+    /// one call.
+    public mutating func update(ids: [Item.ID], _ change: (inout Item) -> Void) {
+        var items: [Item] = []
+        var placeOfID: [Item.ID: Int] = [:]
+        for id in ids {
+            let place = placeOfID[id]
+            guard var item = place.map({ items[$0] }) ?? rows.first(where: { $0.id == id }) else { continue }
+            change(&item)
+            if let place { items[place] = item } else {
+                placeOfID[id] = items.count
+                items.append(item)
+            }
+        }
+        add(items)
+    }
+
+    /// `remove(where:)`: removes the rows the predicate selects now.
+    public mutating func remove(where shouldBeRemoved: (Item) -> Bool) {
+        remove(ids: rows.filter(shouldBeRemoved).map(\.id))
     }
 
     public mutating func removeAll() {
@@ -101,7 +124,7 @@ public struct ListOracle<Item: Hashable & DataSourceComparable> {
         let deletions = old.indices.filter { offset in !new.contains { $0.id == old[offset].id } }
         let insertions = new.indices.filter { offset in !old.contains { $0.id == new[offset].id } }
         let reloads = new.indices.filter { offset in
-            old.first { $0.id == new[offset].id }.map { $0 != new[offset] } ?? false
+            old.first { $0.id == new[offset].id }.map { !$0.isContentEqual(to: new[offset]) } ?? false
         }
         // Survivors in old order, with their new offsets and whether they may move.
         let survivors: [(newOffset: Int, movable: Bool)] = old.compactMap { item in

@@ -33,7 +33,7 @@ extension ChangeBatch {
             let oldItem = old._storage[id: id], newItem = new._storage[id: id]
             if let oldItem { edited.oldOffsets[owner] = old._storage.position(ofStored: oldItem) }
             if let newItem { edited.newOffsets[owner] = new._storage.position(ofStored: newItem) }
-            if let oldItem, let newItem, oldItem != newItem { edited.isChanged[owner] = true }
+            if let oldItem, let newItem, !oldItem.isContentEqual(to: newItem) { edited.isChanged[owner] = true }
         }
         edited.oldOrder = edited.oldOffsets.indices.filter { edited.oldOffsets[$0] >= 0 }.sorted { edited.oldOffsets[$0] < edited.oldOffsets[$1] }
         edited.newOrder = edited.newOffsets.indices.filter { edited.newOffsets[$0] >= 0 }.sorted { edited.newOffsets[$0] < edited.newOffsets[$1] }
@@ -116,7 +116,7 @@ extension ChangeBatch {
         func pair(_ oldOffset: Int, _ oldRow: Item, with newOffset: Int, _ newRow: Item) {
             sourceOfNew[newOffset] = oldOffset
             survivesOld[oldOffset] = true
-            isReloaded[newOffset] = oldRow != newRow
+            isReloaded[newOffset] = !oldRow.isContentEqual(to: newRow)
             if let movable { isUntouchedAt[newOffset] = !movable.contains(newRow.id) }
         }
         // The same id on both sides pairs at once; only different ids need the order.

@@ -6,10 +6,10 @@ extension ChangeBatch {
         let oldRows = Array(old), newRows = Array(new)
         old._storage._checkInvariants()
         new._storage._checkInvariants()
-        precondition(_applyingSets(to: oldRows) == newRows, "batch sets do not turn old into new: \(self)")
+        precondition(Self._isSameRows(_applyingSets(to: oldRows), newRows), "batch sets do not turn old into new: \(self)")
         var stepped = oldRows
         apply(to: &stepped)
-        precondition(stepped == newRows, "batch steps do not turn old into new: \(self)")
+        precondition(Self._isSameRows(stepped, newRows), "batch steps do not turn old into new: \(self)")
 
         var oldOffsets: [Item.ID: Int] = [:], newOffsets: [Item.ID: Int] = [:]
         for (offset, item) in oldRows.enumerated() { oldOffsets[item.id] = offset }
@@ -18,7 +18,7 @@ extension ChangeBatch {
         let expectedDeletions = oldRows.indices.filter { newOffsets[oldRows[$0].id] == nil }
         let expectedInsertions = newRows.indices.filter { oldOffsets[newRows[$0].id] == nil }
         let expectedReloads = newRows.indices.filter { offset in
-            oldOffsets[newRows[offset].id].map { oldRows[$0] != newRows[offset] } ?? false
+            oldOffsets[newRows[offset].id].map { !oldRows[$0].isContentEqual(to: newRows[offset]) } ?? false
         }
         precondition(deletions == expectedDeletions, "deletions \(deletions) ≠ \(expectedDeletions)")
         precondition(insertions == expectedInsertions, "insertions \(insertions) ≠ \(expectedInsertions)")
@@ -89,5 +89,15 @@ extension ChangeBatch {
         }
         let keptTouched = heaviest(below: new.count) - untouched * heavy
         return survivors.count - untouched - keptTouched
+    }
+}
+
+extension ChangeBatch {
+    /// Whether two arrays hold the same rows: the same ids in the same order, each with
+    /// the same content (``DataSourceComparable/isContentEqual(to:)``, which may differ
+    /// from `==`).
+    @inlinable static func _isSameRows(_ first: [Item], _ second: [Item]) -> Bool {
+        first.count == second.count
+            && zip(first, second).allSatisfy { $0.id == $1.id && $0.isContentEqual(to: $1) }
     }
 }

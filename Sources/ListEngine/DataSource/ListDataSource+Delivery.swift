@@ -28,6 +28,27 @@ extension ListDataSource {
         _attach(renderer: ObjectIdentifier(renderer), on: queue) { renderer.render($0) }
     }
 
+    /// Starts delivering batches to a main-actor renderer, on the main queue.
+    ///
+    /// The same delivery as ``attach(_:on:)`` with `.main`: an attach batch, then every
+    /// later batch in version order, each exactly once; `render(_:)` runs on the main
+    /// actor. May be called from any thread. Attaching a renderer that is already
+    /// attached changes nothing and returns its token.
+    ///
+    /// - Parameter renderer: the renderer; the data source keeps it alive until
+    ///   ``detach(_:)``.
+    /// - Returns: the token to pass to ``detach(_:)``.
+    /// - Complexity: O(*r*) on the caller for *r* attached renderers; O(*n*) to build the
+    ///   attach batch on the diff queue.
+    @discardableResult
+    @inlinable public func attach<Renderer: MainActorListRenderer>(_ renderer: Renderer) -> RendererToken
+    where Renderer.Item == Item {
+        _attach(renderer: ObjectIdentifier(renderer), on: .main) { batch in
+            // Delivered by a serial queue that targets the main queue: on the main thread.
+            MainActor.assumeIsolated { renderer.render(batch) }
+        }
+    }
+
     /// Stops delivering to the renderer attached with `token`; batches not yet rendered
     /// are dropped. Detaching twice, or an unknown token, does nothing.
     ///

@@ -31,6 +31,10 @@ extension ListDataSource {
                     _engine.replaceAll(with: items)
                 case .sort(let comparator):
                     _engine.sort(by: comparator)
+                case .update(let ids, let change):
+                    _engine.update(ids, change)
+                case .removeWhere(let predicate):
+                    _engine.remove(where: predicate)
                 case .attach(let box):
                     _publish()
                     _startDelivering(to: box)

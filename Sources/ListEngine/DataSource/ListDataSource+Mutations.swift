@@ -63,6 +63,63 @@ extension ListDataSource {
         _submit(.sort(areInIncreasingOrder))
     }
 
+    /// Changes the row with `id` as every earlier call left it, then adds the result.
+    ///
+    /// `change` runs on the diff queue, on the item as every call submitted before this
+    /// one left it (not as renderers last saw it), and the result is applied with
+    /// ``add(_:)-(Item)``'s meaning: a row whose content did not change stays as it is, one
+    /// that still fits between its neighbours is reloaded in place, otherwise it moves.
+    /// So concurrent updates of one row compose: each sees the others' results and none
+    /// is lost, which reading the row, changing a copy and adding it cannot promise.
+    /// Nothing happens when no row has `id` by then.
+    ///
+    /// ```swift
+    /// inbox.update(id: message.id) { $0.isRead = true }
+    /// inbox.update(id: message.id) { $0.text = "edited" }   // keeps isRead
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: the row's id.
+    ///   - change: edits the item in place; it must keep the item's id (changing it is a
+    ///     programmer error, caught by a precondition).
+    /// - Complexity: O(1) on the caller; O(log *n*) on the diff queue, plus `change`.
+    @inlinable public func update(id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void) {
+        _submit(.update([id], change))
+    }
+
+    /// Changes each row with one of `ids` as every earlier call left it, then adds the
+    /// results as one call.
+    ///
+    /// The batch form of ``update(id:_:)``: `change` runs on the diff queue once for each
+    /// listed id, in order (an id listed twice is changed twice, the second time from the
+    /// first result); ids that no row has are skipped. The results are applied as one
+    /// ``add(_:)-(Sequence<Item>)`` call, so they reach renderers in one batch.
+    ///
+    /// - Parameters:
+    ///   - ids: the rows' ids.
+    ///   - change: edits one item in place; it must keep the item's id.
+    /// - Complexity: O(*k*) on the caller; O(*k* log *n*) on the diff queue plus *k* calls
+    ///   of `change`, *k* = ids passed.
+    @inlinable public func update(ids: some Sequence<Item.ID>, _ change: @escaping @Sendable (inout Item) -> Void) {
+        _submit(.update(Array(ids), change))
+    }
+
+    /// Removes the rows `shouldBeRemoved` selects, as every earlier call left them.
+    ///
+    /// The predicate runs on the diff queue, over every row of the list as the calls
+    /// submitted before this one left it.
+    ///
+    /// ```swift
+    /// inbox.remove { $0.isArchived }
+    /// ```
+    ///
+    /// - Parameter shouldBeRemoved: whether a row goes.
+    /// - Complexity: O(1) on the caller; O(*n*) calls of the predicate and O(*k* log *n*)
+    ///   for *k* removed rows on the diff queue.
+    @inlinable public func remove(where shouldBeRemoved: @escaping @Sendable (Item) -> Bool) {
+        _submit(.removeWhere(shouldBeRemoved))
+    }
+
     @inlinable func _submit(_ command: _Command<Item>) {
         _scheduleDrain(if: _shared.withLock { $0.pipeline.submit(command, at: DispatchTime.now().uptimeNanoseconds) })
     }

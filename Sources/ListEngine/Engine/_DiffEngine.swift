@@ -122,6 +122,47 @@ import Synchronization
         touched = .all
     }
 
+    /// Runs `change` on each listed row as the steps so far left it, then adds the
+    /// results as one `add` call. An id listed again is changed again, from the result
+    /// of its previous change; an absent id is skipped.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* ids, plus the changes.
+    @inlinable func update(_ ids: [Item.ID], _ change: @Sendable (inout Item) -> Void) {
+        _assertOnQueue()
+        var items: [Item] = []
+        var placeOfID: [Item.ID: Int] = [:]
+        for id in ids {
+            let place = placeOfID[id]
+            guard var item = place.map({ items[$0] }) ?? storage[id: id] else { continue }
+            change(&item)
+            precondition(item.id == id, "update(id:_:) changed the id of \(id) to \(item.id); a change must keep the id")
+            if let place {
+                items[place] = item
+            } else {
+                placeOfID[id] = items.count
+                items.append(item)
+            }
+        }
+        guard !items.isEmpty else { return }
+        var run = _EditRun<Item>()
+        run.add(items)
+        apply(run, joiningLateCalls: nil)
+    }
+
+    /// Removes the rows `shouldBeRemoved` selects among the rows as the steps so far
+    /// left them.
+    ///
+    /// - Complexity: O(*n*) calls of the predicate, plus O(*k* log *n*) for *k* removed rows.
+    @inlinable func remove(where shouldBeRemoved: @Sendable (Item) -> Bool) {
+        _assertOnQueue()
+        var ids: [Item.ID] = []
+        for row in storage.rows where shouldBeRemoved(row) { ids.append(row.id) }
+        guard !ids.isEmpty else { return }
+        var run = _EditRun<Item>()
+        run.remove(ids)
+        apply(run, joiningLateCalls: nil)
+    }
+
     @inlinable func touch(_ ids: [Item.ID]) {
         switch touched {
         case .all:

@@ -5,6 +5,10 @@
     case removeAll
     case replaceAll([Item])
     case sort(@Sendable (Item, Item) -> Bool)
+    /// Change each listed row as every earlier command left it.
+    case update([Item.ID], @Sendable (inout Item) -> Void)
+    /// Remove the rows the predicate selects, as every earlier command left them.
+    case removeWhere(@Sendable (Item) -> Bool)
     /// Start delivering to a renderer: attach batch first.
     case attach(_RendererBox<Item>)
     /// Resume once every earlier command is delivered everywhere.

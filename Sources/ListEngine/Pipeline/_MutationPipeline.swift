@@ -35,6 +35,10 @@
         case removeAll
         case replaceAll([Item])
         case sort(@Sendable (Item, Item) -> Bool)
+        /// Read-modify-write of the listed rows, against every step before it.
+        case update([Item.ID], @Sendable (inout Item) -> Void)
+        /// Remove the rows the predicate selects, against every step before it.
+        case removeWhere(@Sendable (Item) -> Bool)
         /// Publish what was applied, then start delivering to a renderer.
         case attach(_RendererBox<Item>)
         /// Publish what was applied, then resume once it is delivered everywhere.
@@ -148,6 +152,8 @@
             case .removeAll: endRun(); steps.append(.removeAll)
             case .replaceAll(let items): endRun(); steps.append(.replaceAll(items))
             case .sort(let comparator): endRun(); steps.append(.sort(comparator))
+            case .update(let ids, let change): endRun(); steps.append(.update(ids, change))
+            case .removeWhere(let predicate): endRun(); steps.append(.removeWhere(predicate))
             case .attach(let box): endRun(); steps.append(.attach(box))
             case .flush(let continuation): endRun(); steps.append(.flush(continuation))
             }

@@ -52,7 +52,7 @@
                 // Skip a call that a later call for the same id overrides.
                 if (candidate + 1 ..< end).contains(where: { callIDs[slots[$0].index] == id }) { continue }
                 let final = Self._finalItem(of: id, lastCall: candidate, from: position, slots, callIDs, callItems)
-                isRewritten.append((position ..< candidate).contains { callIDs[slots[$0].index] == id && callItems[slots[$0].index] != final })
+                isRewritten.append((position ..< candidate).contains { callIDs[slots[$0].index] == id && !_isSameContent(callItems[slots[$0].index], final) })
                 hashes.append(slots[candidate].hash)
                 ids.append(id)
                 newItems.append(final)
@@ -81,7 +81,7 @@
         while candidate > first {
             candidate -= 1
             guard callIDs[slots[candidate].index] == id else { continue }
-            guard let earlier = callItems[slots[candidate].index], earlier == last else { break }
+            guard let earlier = callItems[slots[candidate].index], earlier.isContentEqual(to: last) else { break }
             final = earlier
         }
         return final
@@ -95,7 +95,7 @@
     /// found the stored item (``count(after:in:oldOffset:)``).
     @inlinable func isUnchanged(_ edit: Int) -> Bool {
         guard let old = oldItems[edit], let new = newItems[edit] else { return false }
-        return old == new && !isRewritten[edit]
+        return old.isContentEqual(to: new) && !isRewritten[edit]
     }
 
     @inlinable func edit(_ edit: Int, belongsAtOrAfter element: _IDEntry<Item>) -> Bool {

@@ -250,7 +250,7 @@ extension _IDIndex where Item: Equatable {
                     entry = match.leaf[match.index]
                 } while entry.item.id != item.id
             }
-            guard entry.item == item else { return _IDEntry(hash: slot.hash, item: item) }
+            guard entry.item.isContentEqual(to: item) else { return _IDEntry(hash: slot.hash, item: item) }
             if !_haveTheSameBits(entry.item, item) { taken.append((slot.index, entry.item)) }
             return entry
         }

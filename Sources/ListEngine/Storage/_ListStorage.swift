@@ -93,7 +93,7 @@
             ids.update(item, at: location)
             return (nil, place)
         }
-        if stored == item { return nil }
+        if stored.isContentEqual(to: item) { return nil }
         let position = position(ofStored: stored)
         let less = areInIncreasingOrder
         let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])

@@ -95,7 +95,7 @@
         var isPlaced = [Bool](repeating: false, count: ids.editCount)
         for owner in 0 ..< ids.editCount where ids.newItems[owner] != nil && !Self._staysInPlace(owner, ids) {
             isPlaced[owner] = true
-            if let old = ids.oldItems[owner], let new = ids.newItems[owner] { edited.isChanged[owner] = old != new }
+            if let old = ids.oldItems[owner], let new = ids.newItems[owner] { edited.isChanged[owner] = !old.isContentEqual(to: new) }
         }
         // Row order; among ties, old items before new ones, so that an item re-keyed to
         // a tie with itself finds its old row before passing it; otherwise call order.

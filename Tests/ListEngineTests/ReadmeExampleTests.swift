@@ -1,0 +1,34 @@
+import ListEngine
+import Testing
+
+// The README's usage example, kept compiling and checked.
+
+private struct Message: Hashable, DataSourceComparable {
+    let id: Int
+    var text: String
+    var isRead = false
+    var sentAt: Int
+    static func < (lhs: Message, rhs: Message) -> Bool { lhs.sentAt > rhs.sentAt }  // newest first
+}
+
+@MainActor private final class InboxTable: MainActorListRenderer {  // keeps the rows a table shows
+    private(set) var rows: [Message] = []
+    func render(_ batch: ChangeBatch<Message>) {
+        batch.apply(to: &rows)      // or drive a table view with batch.steps, or the four sets
+    }
+}
+
+@Suite struct ReadmeExampleTests {
+    @Test("the README's usage example: the table keeps exactly the rows flush() returns")
+    func usage() async {
+        let inbox = ListDataSource<Message>()
+        let table = InboxTable()
+        inbox.attach(table)                 // an attach batch, then every batch, on the main actor
+        inbox.add([Message(id: 1, text: "hi", sentAt: 1), Message(id: 2, text: "yo", sentAt: 2)])
+        inbox.update(id: 1) { $0.isRead = true }     // runs on the latest state: edits never lose one
+        inbox.remove(ids: [2])
+        let rows = await inbox.flush()      // [1 "hi" read]; table.rows is the same
+        #expect(Array(rows) == [Message(id: 1, text: "hi", isRead: true, sentAt: 1)])
+        #expect(await table.rows == Array(rows))
+    }
+}
