@@ -1,3 +1,4 @@
+import Foundation
 import ListTestSupport
 import Testing
 import WebListRenderer
@@ -24,6 +25,28 @@ func players(_ count: Int, offset: Int = 0) -> [Player] {
     }
 }
 
+/// A row keyed by a `UUID`, as rows from a database often are.
+struct Note: Hashable, DataSourceComparable {
+    let id: UUID
+    var text: String
+    static func < (lhs: Note, rhs: Note) -> Bool {
+        (lhs.text, lhs.id.uuidString) < (rhs.text, rhs.id.uuidString)
+    }
+}
+
+/// An id that is `CustomStringConvertible` but not `LosslessStringConvertible`.
+struct TicketNumber: Hashable, Sendable, CustomStringConvertible {
+    var queue: String
+    var number: Int
+    var description: String { "\(queue)-\(number)" }
+}
+
+/// A row keyed by a `TicketNumber`.
+struct Ticket: Hashable, DataSourceComparable {
+    let id: TicketNumber
+    static func < (lhs: Ticket, rhs: Ticket) -> Bool { lhs.id.description < rhs.id.description }
+}
+
 @Suite("WebListFormat")
 struct WebListFormatTests {
     @Test func rowsUseTheIDAndEscapedHTML() {
@@ -32,6 +55,28 @@ struct WebListFormatTests {
         #expect(row.html == #"<span class="name">O&#39;Connor &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</span><span class="country">IE</span><span class="score">5</span>"#)
         let items = WebListFormat<DataSourceItem<String>> { .text($0.value) }
         #expect(items.row(DataSourceItem(uid: "a&b", value: "<i>", index: 0)) == WebListRow(id: "a&b", html: "&lt;i&gt;"))
+    }
+
+    @Test func uuidIDsNeedNoIDClosureAndAreTheirUUIDString() async throws {
+        let format = WebListFormat<Note> { note in "\(note.text)" }
+        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(format.row(Note(id: id, text: "<b>")) == WebListRow(id: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", html: "&lt;b&gt;"))
+        let other = UUID()
+        #expect(format.row(Note(id: other, text: "")).id == other.uuidString)
+
+        let source = ListDataSource([Note(id: id, text: "a"), Note(id: other, text: "b")])
+        guard case .snapshot(_, let rows) = format.snapshotMessage(for: await source.flush()) else {
+            Issue.record("not a snapshot message")
+            return
+        }
+        #expect(rows.map(\.id) == [id.uuidString, other.uuidString])
+    }
+
+    @Test func describableAndLosslessIDsAreTheirText() {
+        let tickets = WebListFormat<Ticket> { ticket in "\(ticket.id.number)" }
+        #expect(tickets.row(Ticket(id: TicketNumber(queue: "desk", number: 7))).id == "desk-7")
+        let rows = WebListFormat<TestRow> { row in "\(row.key)" }
+        #expect(rows.row(TestRow(id: 42, key: 1)).id == "42")
     }
 
     @Test func batchMessagesCarryTheStepsAndVersions() async throws {

@@ -12,6 +12,9 @@
 ///             DataSourceItem(uid: "a", value: "Alpha", index: 1)])
 /// // rows: a, b
 /// ```
+///
+/// Code written for T21TableViewDataSource can keep its unlabeled calls, which take the
+/// value first: ``init(_:_:_:)``.
 public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, Hashable, Sendable {
     /// The unique identifier of the row.
     public var uid: String
@@ -30,10 +33,45 @@ public struct DataSourceItem<Value: Hashable & Sendable>: DataSourceComparable, 
     ///   - uid: The unique identifier of the row.
     ///   - value: The payload.
     ///   - index: The sort key; any `Double` is allowed, including NaN and infinities.
+    /// - Complexity: O(1).
     @inlinable public init(uid: String, value: Value, index: Double) {
         self.uid = uid
         self.value = value
         self.index = index
+    }
+
+    /// Creates a row from unlabeled arguments in T21TableViewDataSource's order: value
+    /// first, then uid, then index.
+    ///
+    /// This is the order of T21's `DataSourceItem(_:_:_:)`, so code written for it keeps
+    /// its meaning: `DataSourceItem("This item is A", "itemA", 1.0)` is the row with uid
+    /// `"itemA"`, showing `"This item is A"`, at index 1.
+    ///
+    /// The order differs from ``init(uid:value:index:)``, which puts the identity first
+    /// and names every argument. This initializer keeps T21's order because with a
+    /// `String` value the two strings swapped still compile: T21 code moved to the
+    /// labeled form with its arguments in their old places would make every row's title
+    /// its uid, and an update of a row by uid would add a new row instead. The labels
+    /// decide which initializer a call reaches, so a call without labels always means
+    /// value, uid, index.
+    ///
+    /// ```swift
+    /// let itemA = DataSourceItem("This item is A", "itemA", 1.0)
+    /// itemA.uid     // "itemA"
+    /// itemA.value   // "This item is A"
+    /// ```
+    ///
+    /// The default index, -1, is T21's: rows made without an index sort before rows at
+    /// index 0 and above, and among themselves by `uid`. T21's index is a `Float`; pass
+    /// `Double(index)` for a `Float` variable (literals need nothing).
+    ///
+    /// - Parameters:
+    ///   - value: The payload.
+    ///   - uid: The unique identifier of the row.
+    ///   - index: The sort key; any `Double` is allowed, including NaN and infinities.
+    /// - Complexity: O(1).
+    @inlinable public init(_ value: Value, _ uid: String, _ index: Double = -1) {
+        self.init(uid: uid, value: value, index: index)
     }
 
     /// The identity of the row: its `uid`.

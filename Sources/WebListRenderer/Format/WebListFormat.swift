@@ -72,17 +72,23 @@ public struct WebListFormat<Item: Hashable & DataSourceComparable>: Sendable {
     }
 }
 
-extension WebListFormat where Item.ID: LosslessStringConvertible {
-    /// Creates a format whose wire ids are the item ids' text (`String(id)`).
+extension WebListFormat where Item.ID: CustomStringConvertible {
+    /// Creates a format whose wire ids are the item ids' text, `id.description`.
     ///
-    /// `String(id)` must give the same text for equal ids; floating-point ids do not
-    /// (`0.0 == -0.0`): give them a format of your own. String ids have a format of their
-    /// own, which normalizes them.
+    /// This covers `Int` and the other `LosslessStringConvertible` ids (whose
+    /// `String(id)` is their description), and `Foundation.UUID`, whose description is
+    /// its `uuidString`.
+    ///
+    /// The description must be the same text for equal ids and different text for
+    /// distinct ones. Floating-point ids break the first rule (`0.0 == -0.0`, described
+    /// as `"0.0"` and `"-0.0"`), and a description written for display, which may leave
+    /// out part of the id, can break the second: give such ids a format made with
+    /// ``init(id:html:)``. String ids have a format of their own, which normalizes them.
     /// - Parameter html: the content of a row; text interpolated into an ``HTML`` literal
     ///   is escaped.
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); each wire id costs one call of `description`.
     public init(html: @escaping @Sendable (Item) -> HTML) {
-        self.init(id: { String($0) }, html: html)
+        self.init(id: { $0.description }, html: html)
     }
 }
 
