@@ -8,7 +8,8 @@ import Synchronization
 /// ``init(_:sortedBy:)``, ``init(sortedBy:)`` or ``sort(by:)``. Mutations never block the caller:
 /// they are queued to one private serial background queue (the *diff queue*), applied
 /// in submission order, and turned into ``ChangeBatch``es that every attached
-/// ``ListRenderer`` receives in version order, exactly once, on its own queue.
+/// ``ListRenderer`` (or ``MainActorListRenderer``) receives in version order, exactly
+/// once, on its own queue.
 ///
 /// ## Meaning of mutations
 /// Every mutation means the same as applying it one element at a time, left to right:
@@ -18,6 +19,9 @@ import Synchronization
 ///   between its neighbours (a *reload*), else it moves to its upper bound. When an id
 ///   repeats within one call, the last item wins.
 /// - ``remove(ids:)`` and ``remove(_:)`` remove by id; unknown ids are ignored.
+/// - ``update(id:_:)`` and ``update(ids:_:)`` change rows as every earlier call left
+///   them, on the diff queue, then add the results; ``remove(where:)`` removes the rows
+///   a predicate selects among them. Concurrent edits of one row compose.
 /// - ``replaceAll(with:)`` removes every id not in the new items, then adds them.
 /// - ``sort(by:)`` re-sorts stably under a new comparator.
 ///
