@@ -31,7 +31,11 @@ public enum PaginationError: Error, Sendable, Hashable {
     /// No complete response arrived within the timeout.
     case timedOut(url: URL?)
     /// The server answered with a status code outside 200…299.
-    case httpStatus(code: Int, url: URL)
+    ///
+    /// `body` is the start of what the server said, as ``bodyExcerpt(_:)`` makes it: one
+    /// line of at most ``bodyLimit`` bytes of UTF-8, fit for a log or a status bar.
+    /// `nil` when the body was empty or is not known.
+    case httpStatus(code: Int, url: URL, body: String? = nil)
     /// The response arrived but could not be decoded.
     ///
     /// `path` is the place in the document, such as `data[3].score` (empty for the
@@ -93,7 +97,7 @@ public enum PaginationError: Error, Sendable, Hashable {
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut: true
-        case .httpStatus(let code, _): code == 408 || code == 425 || code == 429 || (500...599).contains(code)
+        case .httpStatus(let code, _, _): code == 408 || code == 425 || code == 429 || (500...599).contains(code)
         case .loader(let failure): failure.isTransient
         case .decoding, .cancelled: false
         }
@@ -105,7 +109,7 @@ public enum PaginationError: Error, Sendable, Hashable {
     public var url: URL? {
         switch self {
         case .transport(let url, _), .timedOut(let url), .decoding(let url, _, _): url
-        case .httpStatus(_, let url): url
+        case .httpStatus(_, let url, _): url
         case .cancelled, .loader: nil
         }
     }
@@ -113,7 +117,7 @@ public enum PaginationError: Error, Sendable, Hashable {
 
 extension PaginationError: CustomStringConvertible {
     /// A one-line account of the error and its URL, such as
-    /// `HTTP status 503 (https://example.com/players?page=2&limit=50)`.
+    /// `HTTP status 503 (https://example.com/players?page=2&limit=50): {"error":"busy"}`.
     ///
     /// - Complexity: O(length of the text).
     public var description: String {
@@ -123,8 +127,8 @@ extension PaginationError: CustomStringConvertible {
             return "transport error\(at(url)): \(description)"
         case .timedOut(let url):
             return "timed out\(at(url))"
-        case .httpStatus(let code, let url):
-            return "HTTP status \(code)\(at(url))"
+        case .httpStatus(let code, let url, let body):
+            return "HTTP status \(code)\(at(url))" + (body.map { ": \($0)" } ?? "")
         case .decoding(let url, let path, let description):
             return "cannot decode \(path.isEmpty ? "the top level" : path)\(at(url)): \(description)"
         case .cancelled:
