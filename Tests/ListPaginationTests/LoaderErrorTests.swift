@@ -71,9 +71,9 @@ import Testing
     }
 
     @Test func retryLoadsAFailedPageAgainWhateverThePolicySays() async throws {
-        // The default policy.
+        // The short type of a stored paginator, with the default policy.
         let loader = ScriptedLoader()
-        let paginator = Paginator(loader: loader, loadingIndicatorDelay: .zero)
+        let paginator: ListPaginator<TestRow, Int> = ListPaginator(loader: AnyPageLoader(loader), loadingIndicatorDelay: .zero)
         paginator.loadNextPage()
         await loader.nextRequest().succeed(ids: 0..<10, next: 1)
         await paginator.settle()
