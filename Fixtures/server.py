@@ -15,9 +15,13 @@ Data endpoints (counted in /stats, subject to fault injection):
     GET /pages?page=N&limit=L
     GET /offset?offset=O&limit=L
     GET /cursor?limit=L[&cursor=C]
+Response shapes (control key `shape`): standard (above), nested, next-url, link.
+Faults (control keys): fail/status, delayMs/delayCount, malformed, errorBody, badScore.
+
 Other endpoints:
     GET /health                 -> "ok"
-    GET /stats                  -> {"requests":{"pages":n,"offset":n,"cursor":n}}
+    GET /stats                  -> {"requests":{"pages":n,"offset":n,"cursor":n},
+                                    "authorized":{"pages":n,"offset":n,"cursor":n}}
     GET|POST /control           -> change / read the fault-injection state
     GET /static/<path>          -> a file under the Fixtures folder, as-is
 
@@ -31,6 +35,7 @@ import bisect
 import json
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -47,7 +52,15 @@ MAX_INSERT = 100_000
 
 JSON_TYPE = "application/json; charset=utf-8"
 CONTROL_KEYS = ("fail", "status", "delayMs", "delayCount", "malformed",
-                "insertAhead", "delete", "reset")
+                "insertAhead", "delete", "reset", "shape", "errorBody", "nextOrigin", "badScore")
+SHAPES = ("standard", "nested", "next-url", "link")
+ERROR_BODIES = ("json", "noisy")
+# What `errorBody: noisy` answers: an HTML error page with a terminal escape, NUL and
+# BEL, a broken UTF-8 sequence, bytes that never occur in UTF-8, a right-to-left
+# override, then 3,000 filler bytes and a tail that a 1 KiB excerpt must not reach.
+NOISY_ERROR_BODY = (b"<html>\r\n<title>502 Bad Gateway</title>\x1b[31m\x00\x07 \xc3\x28 \xff\xfe "
+                    b"\xe2\x80\xaeevil\n" + b"x" * 3000 + b"TAIL")
+NEXT_ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/?#]*$")
 INSERT_COUNTRIES = ["SE", "US", "JP", "BR", "DE", "KR", "FR", "AU"]
 
 
@@ -100,7 +113,12 @@ class Board:
         self.malformed = 0
         self.inserted = 0
         self.deleted = 0
+        self.shape = "standard"
+        self.error_body = "json"
+        self.next_origin = ""
+        self.bad_score = -1
         self.requests = {"pages": 0, "offset": 0, "cursor": 0}
+        self.authorized = {"pages": 0, "offset": 0, "cursor": 0}
 
     def state(self):
         return {
@@ -112,6 +130,10 @@ class Board:
             "inserted": self.inserted,
             "deleted": self.deleted,
             "totalItems": len(self.rows),
+            "shape": self.shape,
+            "errorBody": self.error_body,
+            "nextOrigin": self.next_origin,
+            "badScore": self.bad_score,
         }
 
     def insert_ahead(self, n):
@@ -181,6 +203,20 @@ def control_int(values, name, lo, hi):
     return value
 
 
+def control_choice(values, name, choices):
+    value = values[name]
+    if value not in choices:
+        raise BadRequest("%s must be one of %s" % (name, ", ".join(choices)))
+    return value
+
+
+def control_origin(values):
+    value = values["nextOrigin"]
+    if not isinstance(value, str) or len(value) > 200 or (value and not NEXT_ORIGIN.match(value)):
+        raise BadRequest("nextOrigin must be empty or scheme://host[:port]")
+    return value
+
+
 def truncate_body(body):
     """Cut a JSON body roughly in half, on a UTF-8 character boundary."""
     cut = max(1, len(body) // 2)
@@ -204,9 +240,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.verbose:
             sys.stderr.write("%s %s\n" % (self.address_string(), fmt % args))
 
-    def send_body(self, status, body, content_type):
+    def send_body(self, status, body, content_type, headers=None):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("Access-Control-Allow-Origin", "*")
@@ -267,7 +305,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_body(200, b"ok", "text/plain; charset=utf-8")
             if path == "/stats":
                 with self.board.lock:
-                    stats = {"requests": dict(self.board.requests)}
+                    stats = {"requests": dict(self.board.requests),
+                             "authorized": dict(self.board.authorized)}
                 return self.send_json(200, stats)
             if path.startswith("/static/"):
                 return self.handle_static(path[len("/static/"):])
@@ -282,6 +321,11 @@ class Handler(BaseHTTPRequestHandler):
         names = self.params
         with board.lock:
             board.requests[mode] += 1
+            if self.headers.get("Authorization"):
+                board.authorized[mode] += 1
+            shape, error_body, next_origin = board.shape, board.error_body, board.next_origin
+            bad_score = board.bad_score
+            total = len(board.rows)
             delay = 0
             if board.delay_count > 0:
                 board.delay_count -= 1
@@ -297,18 +341,66 @@ class Handler(BaseHTTPRequestHandler):
             if fail_status is None:
                 try:
                     payload = self.build_payload(mode, query, names)
+                    next_query = self.next_query(mode, query, payload, names)
                 except BadRequest as e:
                     payload = e
         if delay:
             time.sleep(delay / 1000.0)
         if fail_status is not None:
+            if error_body == "noisy":
+                return self.send_body(fail_status, NOISY_ERROR_BODY, "text/html")
             return self.send_error_json(fail_status, "injected failure")
         if isinstance(payload, BadRequest):
             return self.send_error_json(400, str(payload))
+        if 0 <= bad_score < len(payload["data"]):
+            payload["data"][bad_score]["score"] = "abc"
+        headers = {}
+        payload = self.reshape(shape, mode, payload, total, next_query, next_origin, headers)
         body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if malformed:
             body = truncate_body(body)
-        return self.send_body(200, body, JSON_TYPE)
+        return self.send_body(200, body, JSON_TYPE, headers)
+
+    def next_query(self, mode, query, payload, names):
+        """The path and query of the page after `payload`, or None after the last."""
+        info, count = payload["pagination"], len(payload["data"])
+        limit = parse_int(query, names["limit"], DEFAULT_LIMIT, 1, MAX_LIMIT)
+        if mode == "pages":
+            if info["page"] >= info["totalPages"]:
+                return None
+            return "/pages?%s=%d&%s=%d" % (names["page"], info["page"] + 1, names["limit"], limit)
+        if mode == "offset":
+            if count == 0 or info["offset"] + count >= info["totalItems"]:
+                return None
+            return "/offset?%s=%d&%s=%d" % (names["offset"], info["offset"] + count, names["limit"], limit)
+        if info["nextCursor"] is None:
+            return None
+        return "/cursor?%s=%s&%s=%d" % (names["cursor"], info["nextCursor"], names["limit"], limit)
+
+    def reshape(self, shape, mode, payload, total, next_query, next_origin, headers):
+        """The body for `shape`; sets the Link header for `link`."""
+        if shape == "standard":
+            return payload
+        info, rows = payload["pagination"], payload["data"]
+        if shape == "nested":
+            paging = {"total": total}
+            if mode == "pages":
+                paging["pages"] = info["totalPages"]
+            if mode == "cursor":
+                paging["next"] = info["nextCursor"]
+            return {"result": {"items": rows}, "meta": {"paging": paging}}
+        if shape == "next-url":
+            origin = next_origin or "http://127.0.0.1:%d" % self.server.server_address[1]
+            return {"results": rows, "count": total,
+                    "next": origin + next_query if next_query else None}
+        # link: the bare array; the next page in a Link header, relative to the request
+        # unless another origin is set, after a `first` link whose title holds a comma,
+        # a semicolon and `rel=next` in quotes.
+        links = ['</%s>; rel="first"; title="first page; not rel=next, really"' % mode]
+        if next_query:
+            links.append('<%s%s>; rel="next"' % (next_origin, next_query))
+        headers["Link"] = ", ".join(links)
+        return rows
 
     def build_payload(self, mode, query, names):
         board = self.board
@@ -368,6 +460,10 @@ class Handler(BaseHTTPRequestHandler):
         malformed = control_int(values, "malformed", 0, 10**6) if "malformed" in values else None
         insert = control_int(values, "insertAhead", 0, MAX_INSERT) if "insertAhead" in values else None
         delete = control_int(values, "delete", 0, 10**9) if "delete" in values else None
+        shape = control_choice(values, "shape", SHAPES) if "shape" in values else None
+        error_body = control_choice(values, "errorBody", ERROR_BODIES) if "errorBody" in values else None
+        next_origin = control_origin(values) if "nextOrigin" in values else None
+        bad_score = control_int(values, "badScore", -1, MAX_LIMIT) if "badScore" in values else None
 
         board = self.board
         with board.lock:
@@ -389,6 +485,14 @@ class Handler(BaseHTTPRequestHandler):
                 board.insert_ahead(insert)
             if delete:
                 board.delete_top(delete)
+            if shape is not None:
+                board.shape = shape
+            if error_body is not None:
+                board.error_body = error_body
+            if next_origin is not None:
+                board.next_origin = next_origin
+            if bad_score is not None:
+                board.bad_score = bad_score
             state = board.state()
         return self.send_json(200, state)
 

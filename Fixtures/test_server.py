@@ -8,6 +8,7 @@ import filecmp
 import http.client
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -67,14 +68,17 @@ class Client:
     def __init__(self, host, port):
         self.host, self.port = host, port
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, headers=None, with_headers=False):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
         try:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
+            headers = dict(headers or {})
+            if body is not None:
+                headers["Content-Type"] = "application/json"
             data = json.dumps(body).encode() if body is not None else None
             conn.request(method, path, body=data, headers=headers)
             resp = conn.getresponse()
-            return resp.status, resp.getheader("Content-Type"), resp.read()
+            result = (resp.status, resp.getheader("Content-Type"), resp.read())
+            return result + (resp,) if with_headers else result
         finally:
             conn.close()
 
@@ -292,7 +296,9 @@ class ServerTests(unittest.TestCase):
         self.client.control(insertAhead=3, delete=1, malformed=4, delayMs=10, delayCount=5)
         state = self.client.control(reset=True)
         self.assertEqual(state, {"fail": 0, "status": 500, "delayMs": 0, "delayCount": 0,
-                                 "malformed": 0, "inserted": 0, "deleted": 0, "totalItems": 3000})
+                                 "malformed": 0, "inserted": 0, "deleted": 0, "totalItems": 3000,
+                                 "shape": "standard", "errorBody": "json", "nextOrigin": "",
+                                 "badScore": -1})
         self.assertEqual(self.stats(), {"pages": 0, "offset": 0, "cursor": 0})
         self.assertEqual(self.client.walk_cursor()[0], self.order)
         # ids of inserted rows restart after a reset
@@ -304,7 +310,102 @@ class ServerTests(unittest.TestCase):
         self.assertEqual(self.client.request("POST", "/control", {"fail": "x"})[0], 400)
         self.assertEqual(self.client.request("POST", "/control", [1])[0], 400)
         self.assertEqual(self.client.request("POST", "/control", {"fail": 1, "status": 200})[0], 400)
-        self.assertEqual(self.client.control()["fail"], 0)  # nothing was applied
+        self.assertEqual(self.client.request("POST", "/control", {"fail": 1, "shape": "round"})[0], 400)
+        self.assertEqual(self.client.request("POST", "/control", {"errorBody": "loud"})[0], 400)
+        for origin in ("javascript:alert(1)", "http://a/b", "http://a b", 7):
+            self.assertEqual(self.client.request("POST", "/control", {"nextOrigin": origin})[0], 400, origin)
+        state = self.client.control()
+        self.assertEqual((state["fail"], state["shape"]), (0, "standard"))  # nothing was applied
+
+    # Response shapes -----------------------------------------------------------------
+
+    def test_nested_shape(self):
+        self.assertEqual(self.client.control(shape="nested")["shape"], "nested")
+        doc = self.client.get_json("/pages?page=2&limit=50")
+        self.assertEqual([r["id"] for r in doc["result"]["items"]], self.order[50:100])
+        self.assertEqual(doc["meta"], {"paging": {"total": 3000, "pages": 60}})
+        doc = self.client.get_json("/offset?offset=10&limit=5")
+        self.assertEqual(doc["meta"], {"paging": {"total": 3000}})
+        ids, cursor = [], None
+        while True:
+            doc = self.client.get_json("/cursor?limit=500" + ("&cursor=" + cursor if cursor else ""))
+            ids += [r["id"] for r in doc["result"]["items"]]
+            self.assertEqual(doc["meta"]["paging"]["total"], 3000)
+            cursor = doc["meta"]["paging"]["next"]
+            if cursor is None:
+                break
+        self.assertEqual(ids, self.order)
+
+    def test_next_url_shape_walks_every_mode(self):
+        self.client.control(shape="next-url")
+        prefix = "http://127.0.0.1:%d" % self.client.port
+        for start in ("/pages?limit=700", "/offset?limit=700", "/cursor?limit=700"):
+            ids, path, requests = [], start, 0
+            while path:
+                doc = self.client.get_json(path)
+                requests += 1
+                ids += [r["id"] for r in doc["results"]]
+                self.assertEqual(doc["count"], 3000)
+                if doc["next"] is None:
+                    break
+                self.assertTrue(doc["next"].startswith(prefix + "/"), doc["next"])
+                path = doc["next"][len(prefix):]
+            self.assertEqual(ids, self.order, start)
+            self.assertEqual(requests, 5, start)
+
+    def test_link_shape_walks_every_mode(self):
+        self.client.control(shape="link")
+        for start in ("/pages?limit=700", "/offset?limit=700", "/cursor?limit=700"):
+            ids, path = [], start
+            while path:
+                status, _, body, resp = self.client.request("GET", path, with_headers=True)
+                self.assertEqual(status, 200)
+                ids += [r["id"] for r in json.loads(body)]
+                link = resp.getheader("Link")
+                self.assertIn('rel="first"; title="first page; not rel=next, really"', link)
+                found = re.search(r'<([^>]*)>; rel="next"', link)
+                path = found.group(1) if found else None
+            self.assertEqual(ids, self.order, start)
+
+    def test_next_origin(self):
+        self.client.control(shape="next-url", nextOrigin="http://localhost:1")
+        self.assertEqual(self.client.get_json("/pages?limit=5")["next"], "http://localhost:1/pages?page=2&limit=5")
+        self.client.control(shape="link")
+        link = self.client.request("GET", "/pages?limit=5", with_headers=True)[3].getheader("Link")
+        self.assertIn('<http://localhost:1/pages?page=2&limit=5>; rel="next"', link)
+        self.client.control(shape="next-url", nextOrigin="file://")
+        self.assertEqual(self.client.get_json("/cursor?limit=5")["next"][:len("file:///cursor?")], "file:///cursor?")
+
+    def test_authorized_requests_are_counted(self):
+        self.client.request("GET", "/pages", headers={"Authorization": "Bearer t"})
+        self.client.request("GET", "/pages")
+        self.client.request("GET", "/cursor", headers={"Authorization": "Bearer t"})
+        stats = self.client.get_json("/stats")
+        self.assertEqual(stats["requests"], {"pages": 2, "offset": 0, "cursor": 1})
+        self.assertEqual(stats["authorized"], {"pages": 1, "offset": 0, "cursor": 1})
+
+    def test_bad_score(self):
+        self.assertEqual(self.client.control(badScore=3)["badScore"], 3)
+        for path in ("/pages?limit=5", "/offset?limit=5", "/cursor?limit=5"):
+            rows = self.client.get_json(path)["data"]
+            self.assertEqual([r["score"] == "abc" for r in rows], [False, False, False, True, False], path)
+        self.client.control(shape="nested")
+        self.assertEqual(self.client.get_json("/pages?limit=5")["result"]["items"][3]["score"], "abc")
+        self.client.control(badScore=-1)
+        self.assertIsInstance(self.client.get_json("/pages?limit=5")["result"]["items"][3]["score"], int)
+        self.assertEqual(self.client.request("POST", "/control", {"badScore": -2})[0], 400)
+
+    def test_noisy_error_body(self):
+        self.client.control(fail=1, status=502, errorBody="noisy")
+        status, ctype, body = self.client.request("GET", "/pages")
+        self.assertEqual((status, ctype), (502, "text/html"))
+        self.assertTrue(body.startswith(b"<html>\r\n"))
+        self.assertIn(b"\x1b[31m\x00\x07", body)
+        self.assertGreater(len(body), 3000)
+        self.assertTrue(body.endswith(b"TAIL"))
+        with self.assertRaises(UnicodeDecodeError):
+            body.decode("utf-8")
+        self.assertEqual(self.client.request("GET", "/pages")[0], 200)
 
     # Static files ------------------------------------------------------------------
 

@@ -2,25 +2,38 @@
 ///
 /// A loader returns a page for a cursor; the ``Paginator`` adds the items to its data
 /// source and asks for `nextCursor` next. A `nil` `nextCursor` means there are no more
-/// pages: the paginator becomes ``PaginationState/exhausted``.
+/// pages: the paginator becomes ``PaginationState/exhausted``. A loader whose server
+/// says how long the whole list is reports it in ``totalItems`` and ``totalPages``; the
+/// paginator shows them in ``PaginationStatus``.
 ///
 /// ```swift
-/// Page(items: players, nextCursor: players.count < 50 ? nil : page + 1)
+/// Page(items: players, nextCursor: players.count < 50 ? nil : page + 1, totalItems: response.total)
 /// ```
 public struct Page<Item, Cursor> {
     /// The items of the page, in any order (the data source sorts them).
     public var items: [Item]
     /// The cursor of the next page, or `nil` when this is the last page.
     public var nextCursor: Cursor?
+    /// The number of items in the whole list, when the server says.
+    public var totalItems: Int?
+    /// The number of pages in the whole list, when the server says.
+    public var totalPages: Int?
 
     /// Creates a page.
     ///
     /// - Parameters:
     ///   - items: the items of the page.
     ///   - nextCursor: the cursor of the next page; `nil` when this is the last page.
-    public init(items: [Item], nextCursor: Cursor?) {
+    ///   - totalItems: the number of items in the whole list, when the server says;
+    ///     `nil` by default.
+    ///   - totalPages: the number of pages in the whole list, when the server says;
+    ///     `nil` by default.
+    /// - Complexity: O(1).
+    public init(items: [Item], nextCursor: Cursor?, totalItems: Int? = nil, totalPages: Int? = nil) {
         self.items = items
         self.nextCursor = nextCursor
+        self.totalItems = totalItems
+        self.totalPages = totalPages
     }
 
     /// Whether this is the last page (`nextCursor` is `nil`).

@@ -39,6 +39,14 @@ public struct PaginationStatus: Sendable, Hashable {
     /// retries. 0 after a success. A ``Paginator/retry()`` from ``PaginationState/failed(_:)``
     /// starts a new series at 0; one during a backoff delay continues the series.
     public var failedAttempts: Int
+    /// The number of items in the whole list, as the latest page that said so reported
+    /// it (``Page/totalItems``); `nil` until one does, and again after a reset, or after
+    /// a refresh whose first page does not say.
+    public var totalItems: Int?
+    /// The number of pages in the whole list, as the latest page that said so reported
+    /// it (``Page/totalPages``); `nil` until one does, and again after a reset, or after
+    /// a refresh whose first page does not say.
+    public var totalPages: Int?
 
     /// Creates a status value.
     ///
@@ -48,11 +56,24 @@ public struct PaginationStatus: Sendable, Hashable {
     ///   - isRefreshing: whether the running load is a refresh; `false` by default.
     ///   - loadedPages: pages applied since the last reset or refresh; 0 by default.
     ///   - failedAttempts: failed attempts in the current series; 0 by default.
-    public init(state: PaginationState, isShowingLoadingIndicator: Bool = false, isRefreshing: Bool = false, loadedPages: Int = 0, failedAttempts: Int = 0) {
+    ///   - totalItems: the number of items in the whole list, if known; `nil` by default.
+    ///   - totalPages: the number of pages in the whole list, if known; `nil` by default.
+    /// - Complexity: O(1).
+    public init(
+        state: PaginationState,
+        isShowingLoadingIndicator: Bool = false,
+        isRefreshing: Bool = false,
+        loadedPages: Int = 0,
+        failedAttempts: Int = 0,
+        totalItems: Int? = nil,
+        totalPages: Int? = nil
+    ) {
         self.state = state
         self.isShowingLoadingIndicator = isShowingLoadingIndicator
         self.isRefreshing = isRefreshing
         self.loadedPages = loadedPages
         self.failedAttempts = failedAttempts
+        self.totalItems = totalItems
+        self.totalPages = totalPages
     }
 }

@@ -6,6 +6,12 @@
 /// ``PaginationState/failed(_:)``. With `jitter` *j* > 0 each delay is scaled by a
 /// random factor in (1 − *j*, 1], so clients that failed together do not retry together.
 ///
+/// By default only ``PaginationError/isTransient`` errors are retried: transport
+/// failures, timeouts, HTTP 408, 425, 429 and 5xx. An error of a loader's own
+/// (``PaginationError/loader(_:)``) is retried only when it conforms to
+/// ``TransientError`` and says it is transient, so an app's `unauthorized` fails after
+/// one attempt; ``Paginator/retry()`` tries again whatever the policy says.
+///
 /// ```swift
 /// let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(250))
 /// policy.delay(beforeRetry: 1)  // 0.25 s
@@ -22,7 +28,7 @@ public struct RetryPolicy: Sendable {
     public var maxDelay: Duration
     /// The fraction of each delay that is randomized, in 0…1; 0 turns jitter off.
     public var jitter: Double
-    /// Which errors are retried automatically.
+    /// Which errors are retried automatically; by default the ``PaginationError/isTransient`` ones.
     public var shouldRetry: @Sendable (PaginationError) -> Bool
 
     /// Creates a policy.
@@ -33,7 +39,9 @@ public struct RetryPolicy: Sendable {
     ///   - multiplier: the growth factor, at least 1.
     ///   - maxDelay: the cap on every delay.
     ///   - jitter: the randomized fraction of each delay, in 0…1.
-    ///   - shouldRetry: which errors to retry; by default ``PaginationError/isTransient``.
+    ///   - shouldRetry: which errors to retry; by default ``PaginationError/isTransient``,
+    ///     which is `false` for a loader's own error unless it is a ``TransientError``
+    ///     that says otherwise.
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(500),

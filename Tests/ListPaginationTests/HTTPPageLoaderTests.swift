@@ -28,7 +28,7 @@ import Testing
         switch mode {
         case .pageNumber: "pages"
         case .offset: "offset"
-        case .cursor: "cursor"
+        case .cursor, .nextURL: "cursor"
         }
     }
 
@@ -119,7 +119,7 @@ import Testing
             paginator.loadNextPage()
             let failed = await paginator.settle()
             let page2 = loader.requestURL(for: .page(2))
-            #expect(failed.state == .failed(.httpStatus(code: 500, url: page2)))
+            #expect(failed.state == .failed(.httpStatus(code: 500, url: page2, body: #"{"error":"injected failure","status":500}"#)))
             #expect(Array(await paginator.dataSource.flush()) == Array(Self.serverOrder[0..<50]))
             paginator.retry()
             #expect(await paginator.settle().state == .idle)
@@ -159,7 +159,8 @@ import Testing
             let paginator = Paginator(loader: loader, retryPolicy: RetryPolicy(maxAttempts: 5, jitter: 0), clock: clock)
             try await server.control("fail=1&status=404")
             paginator.loadNextPage()
-            #expect(await paginator.settle().state == .failed(.httpStatus(code: 404, url: loader.requestURL(for: nil))))
+            let body = #"{"error":"injected failure","status":404}"#
+            #expect(await paginator.settle().state == .failed(.httpStatus(code: 404, url: loader.requestURL(for: nil), body: body)))
             let counts = try await server.requestCounts()
             #expect(counts["offset"] == 1)
         }

@@ -19,7 +19,7 @@ import Testing
         #expect(url == Self.url)
         #expect(description.contains("-1004"))
         #expect(PaginationError(PaginationError.httpStatus(code: 502, url: Self.url)) == .httpStatus(code: 502, url: Self.url))
-        #expect(PaginationError(TestFailure()) == .other(description: "test failure"))
+        #expect(PaginationError(TestFailure()) == .loader(LoaderFailure(TestFailure())))
     }
 
     @Test func decodingErrorsKeepTheirPath() {

@@ -331,6 +331,30 @@ import Testing
         let first = try #require(Self.started(machine.loadRequested()))
         #expect(machine.pageFailed(first.token, error: .timedOut(url: nil), randomUnit: 0.5) == .scheduleRetry(first.token, delay: .seconds(7.5)))
     }
+
+    @Test func totalsFollowTheLatestPageThatGivesThemUntilARefreshOrReset() throws {
+        var machine = Self.machine()
+        let first = try #require(Self.started(machine.loadRequested()))
+        _ = machine.pageLoaded(first.token, nextCursor: 2, totalItems: 100, totalPages: 10)
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 1, totalItems: 100, totalPages: 10))
+        // A page that does not say keeps what is known; one that says replaces it.
+        let second = try #require(Self.started(machine.loadRequested()))
+        #expect(machine.status.totalItems == 100, "a load in flight shows the totals too")
+        _ = machine.pageLoaded(second.token, nextCursor: 3)
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 2, totalItems: 100, totalPages: 10))
+        let third = try #require(Self.started(machine.loadRequested()))
+        _ = machine.pageFailed(third.token, error: .timedOut(url: nil))
+        #expect(machine.status.totalItems == 100 && machine.status.totalPages == 10)
+        let retried = try #require(Self.started(machine.retryRequested()))
+        _ = machine.pageLoaded(retried.token, nextCursor: 4, totalItems: 104)
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 3, totalItems: 104, totalPages: 10))
+        // A refresh takes the first page's word, even when it says nothing.
+        let refresh = try #require(Self.started(machine.refreshRequested()))
+        _ = machine.pageLoaded(refresh.token, nextCursor: 2, totalPages: 11)
+        #expect(machine.status == PaginationStatus(state: .idle, loadedPages: 1, totalPages: 11))
+        _ = machine.resetRequested()
+        #expect(machine.status == PaginationStatus(state: .idle))
+    }
 }
 
 import struct Foundation.URL

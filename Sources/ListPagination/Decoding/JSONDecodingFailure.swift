@@ -111,7 +111,7 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
     }
 
     /// How `strategy` turns a document's key into a coding path's key.
-    private static func _keyConversion(_ strategy: JSONDecoder.KeyDecodingStrategy) -> _JSONScanner.KeyConversion? {
+    static func _keyConversion(_ strategy: JSONDecoder.KeyDecodingStrategy) -> _JSONScanner.KeyConversion? {
         switch strategy {
         case .useDefaultKeys:
             return nil
@@ -162,16 +162,32 @@ public struct JSONDecodingFailure: Error, Sendable, Hashable {
     ///   When the decoder rejects a number without naming a path, O(log *m*) more decodes
     ///   of the document, *m* = numbers in it, find that number.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder = JSONDecoder()) throws(JSONDecodingFailure) -> T {
+        try _decode(from: data, keyDecodingStrategy: decoder.keyDecodingStrategy) { data in
+            try decoder.decode(type, from: data)
+        }
+    }
+
+    /// Runs `decode` on `data`, explaining any failure as ``decode(_:from:using:)`` does.
+    ///
+    /// - Parameters:
+    ///   - keyDecodingStrategy: the strategy of the decoder `decode` uses.
+    ///   - decode: decodes a document; called again on altered copies of `data` to find
+    ///     a number that does not fit its type.
+    static func _decode<T>(
+        from data: Data,
+        keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy,
+        _ decode: (Data) throws -> T
+    ) throws(JSONDecodingFailure) -> T {
         do {
-            return try decoder.decode(type, from: data)
+            return try decode(data)
         } catch {
-            let failure = JSONDecodingFailure(error, in: data, keyDecodingStrategy: decoder.keyDecodingStrategy)
+            let failure = JSONDecodingFailure(error, in: data, keyDecodingStrategy: keyDecodingStrategy)
             guard Self._blamesTheWholeDocument(error) else { throw failure }
             // A number that does not fit its type, reported without a path: find it.
             let bytes = _utf8Form(of: [UInt8](data))
-            let number = Self._numberThatDoesNotFit(in: bytes, keyDecodingStrategy: decoder.keyDecodingStrategy) { candidate in
+            let number = Self._numberThatDoesNotFit(in: bytes, keyDecodingStrategy: keyDecodingStrategy) { candidate in
                 do {
-                    _ = try decoder.decode(type, from: Data(candidate))
+                    _ = try decode(Data(candidate))
                     return nil
                 } catch {
                     return error

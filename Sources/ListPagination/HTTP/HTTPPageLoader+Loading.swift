@@ -6,30 +6,37 @@ import FoundationNetworking
 extension HTTPPageLoader {
     /// Loads the page at `cursor` (the first page when `nil`).
     ///
-    /// - Parameter cursor: the page to load, as ``requestURL(for:)`` puts it in the query;
+    /// - Parameter cursor: the page to load, as ``requestURL(for:)`` turns it into a URL;
     ///   `nil` for the first page.
-    /// - Returns: the items of the response's `data` and the cursor of the next page, or
-    ///   `nil` after the last page (see the table in ``HTTPPageLoader``).
+    /// - Returns: the items at ``ResponseKeys/items``, the cursor of the next page, or
+    ///   `nil` after the last page (see the table in ``HTTPPageLoader``), and the totals
+    ///   the response carries.
     /// - Throws: a ``PaginationError`` naming the request URL.
     /// - Precondition: `cursor` matches ``mode`` (``HTTPPageCursor/page(_:)`` for page
     ///   numbers, and so on).
     /// - Complexity: one request, then O(*b*) to decode a body of *b* bytes.
     public func loadPage(at cursor: HTTPPageCursor?) async throws -> Page<Item, HTTPPageCursor> {
         let requestURL = self.requestURL(for: cursor)
-        let data = try await fetch(requestURL)
-        let envelope: _Envelope<Item>
+        let (data, response) = try await fetch(requestURL)
+        let shape = _ResponseShape(keys: responseKeys, mode: mode, keyDecodingStrategy: decoder.keyDecodingStrategy, requestURL: requestURL)
+        let body: _ResponseBody<Item>
         do {
-            envelope = try JSONDecodingFailure.decode(_Envelope<Item>.self, from: data, using: decoder)
+            body = try JSONDecodingFailure._decode(from: data, keyDecodingStrategy: decoder.keyDecodingStrategy) { [decoder] data in
+                try decoder.decode(_ResponseBody<Item>.self, from: data, configuration: shape)
+            }
         } catch {
             throw PaginationError.decoding(url: requestURL, path: error.path, description: error.positionAndReason)
         }
-        return Page(items: envelope.data, nextCursor: nextCursor(after: cursor, envelope))
+        let next = try nextCursor(after: cursor, body, response: response, requestURL: requestURL)
+        return Page(items: body.items, nextCursor: next, totalItems: body.totalItems, totalPages: body.totalPages)
     }
 
-    /// The URL requested for `cursor`: ``url`` with the mode's query parameters added.
+    /// The URL requested for `cursor`: ``url`` with the mode's query parameters added, or
+    /// the URL a ``HTTPPageCursor/url(_:)`` cursor names.
     ///
     /// The endpoint's own query comes first, unchanged; then the page, offset or cursor
-    /// parameter (page 1 or offset 0 for `nil`, none in cursor mode), then the limit.
+    /// parameter (page 1 or offset 0 for `nil`, none in cursor and next-URL mode), then
+    /// the limit. A next page's URL is requested as the response gave it.
     /// - Parameter cursor: the page to request; `nil` for the first page.
     /// - Returns: the URL, such as `https://api.example.com/players?cursor=c_42&limit=50`.
     /// - Precondition: `cursor` matches ``mode``.
@@ -41,8 +48,9 @@ extension HTTPPageLoader {
         case (.pageNumber, .page(let page)): query = [URLQueryItem(name: parameterNames.page, value: String(page))]
         case (.offset, nil): query = [URLQueryItem(name: parameterNames.offset, value: "0")]
         case (.offset, .offset(let offset)): query = [URLQueryItem(name: parameterNames.offset, value: String(offset))]
-        case (.cursor, nil): query = []
+        case (.cursor, nil), (.nextURL, nil): query = []
         case (.cursor, .token(let token)): query = [URLQueryItem(name: parameterNames.cursor, value: token)]
+        case (.nextURL, .url(let next)): return next
         case (_, let cursor?):
             preconditionFailure("HTTPPageLoader in \(mode) mode was given a \(cursor)")
         }
@@ -66,29 +74,42 @@ extension HTTPPageLoader {
     }
 
     /// The cursor of the page after the one at `cursor`, by mode.
-    func nextCursor(after cursor: HTTPPageCursor?, _ envelope: _Envelope<Item>) -> HTTPPageCursor? {
-        let count = envelope.data.count, info = envelope.pagination
+    func nextCursor(after cursor: HTTPPageCursor?, _ body: _ResponseBody<Item>, response: HTTPURLResponse, requestURL: URL) throws(PaginationError) -> HTTPPageCursor? {
+        let count = body.items.count
         switch (mode, cursor) {
         case (.pageNumber, .page(let page)):
-            return PageNumberLoader<Item>.pageAfter(page, firstPage: 1, count: count, limit: pageSize, totalPages: info.totalPages).map { .page($0) }
+            return PageNumberLoader<Item>.pageAfter(page, firstPage: 1, count: count, limit: pageSize, totalPages: body.totalPages).map { .page($0) }
         case (.pageNumber, _):
-            return PageNumberLoader<Item>.pageAfter(1, firstPage: 1, count: count, limit: pageSize, totalPages: info.totalPages).map { .page($0) }
+            return PageNumberLoader<Item>.pageAfter(1, firstPage: 1, count: count, limit: pageSize, totalPages: body.totalPages).map { .page($0) }
         case (.offset, .offset(let offset)):
-            return OffsetLoader<Item>.offsetAfter(offset, count: count, limit: pageSize, totalItems: info.totalItems).map { .offset($0) }
+            return OffsetLoader<Item>.offsetAfter(offset, count: count, limit: pageSize, totalItems: body.totalItems).map { .offset($0) }
         case (.offset, _):
-            return OffsetLoader<Item>.offsetAfter(0, count: count, limit: pageSize, totalItems: info.totalItems).map { .offset($0) }
+            return OffsetLoader<Item>.offsetAfter(0, count: count, limit: pageSize, totalItems: body.totalItems).map { .offset($0) }
         case (.cursor, _):
-            return info.nextCursor.map { .token($0) }
+            return body.nextCursor.map { .token($0) }
+        case (.nextURL, _):
+            if let next = body.nextURL { return .url(next) }
+            guard let header = response.value(forHTTPHeaderField: "Link"), let target = _LinkHeader.nextTarget(in: header) else {
+                return nil
+            }
+            guard let next = _ResponseShape.followableURL(target, relativeTo: requestURL) else {
+                throw .decoding(url: requestURL, path: "", description: "the Link header names <\(target)> as the next page, which is not an http or https URL")
+            }
+            return .url(next)
         }
     }
 
-    /// Requests `requestURL` and returns the body of a 2xx response, within ``timeout``.
-    private func fetch(_ requestURL: URL) async throws(PaginationError) -> Data {
+    /// Requests `requestURL` and returns the body and the response, if its status is 2xx,
+    /// within ``timeout``.
+    private func fetch(_ requestURL: URL) async throws(PaginationError) -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: requestURL)
         // The session's own timeout (whole seconds on some platforms) is only a backstop.
         request.timeoutInterval = (timeout.seconds + 1).rounded(.up)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        // A token for the endpoint is not handed to another server a next-page URL names.
+        if Self._origin(of: requestURL) == Self._origin(of: url) {
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        }
         let session = self.session, timeout = self.timeout, finalRequest = request
         let outcome: Result<(Data, URLResponse), PaginationError> = await withTaskGroup(of: Result<(Data, URLResponse), PaginationError>?.self) { group in
             group.addTask {
@@ -116,24 +137,16 @@ extension HTTPPageLoader {
             throw .transport(url: requestURL, description: "the response is not an HTTP response")
         }
         guard (200...299).contains(http.statusCode) else {
-            throw .httpStatus(code: http.statusCode, url: requestURL)
+            throw .httpStatus(code: http.statusCode, url: requestURL, body: PaginationError.bodyExcerpt(data))
         }
-        return data
+        return (data, http)
     }
-}
 
-/// The response body: `{"data":[…],"pagination":{…}}`.
-struct _Envelope<Item: Decodable>: Decodable {
-    var data: [Item]
-    var pagination: _PaginationInfo
-}
-
-/// The `pagination` object; which members matter depends on the mode.
-struct _PaginationInfo: Decodable {
-    var page: Int?
-    var limit: Int?
-    var totalPages: Int?
-    var totalItems: Int?
-    var offset: Int?
-    var nextCursor: String?
+    /// The scheme, host and port of `url`, the port filled in for http and https; `nil`
+    /// without a scheme or host.
+    static func _origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
 }

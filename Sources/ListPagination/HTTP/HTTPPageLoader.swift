@@ -3,25 +3,42 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Loads pages of JSON over HTTP with `URLSession`, in page-number, offset or cursor mode.
+/// Loads pages of JSON over HTTP with `URLSession`, by page number, offset, server cursor
+/// or next-page URL.
 ///
 /// Each mode adds its query parameters to `url` (names configurable, see
 /// ``ParameterNames``) and expects the response shape that list APIs commonly use:
 ///
-/// | mode | request | response `pagination` | last page |
+/// | mode | request | response | last page |
 /// | --- | --- | --- | --- |
-/// | ``Mode/pageNumber`` | `?page=N&limit=L` | `{"page":1,"limit":50,"totalPages":100,"totalItems":5000}` | page `totalPages`, or a short page when no total is given |
-/// | ``Mode/offset`` | `?offset=O&limit=L` | `{"offset":0,"limit":50,"totalItems":5000}` | `totalItems` reached, or a short page |
-/// | ``Mode/cursor`` | `?limit=L` first, then `?cursor=C&limit=L` | `{"nextCursor":"c_…"}` | `nextCursor` null or absent |
+/// | ``Mode/pageNumber`` | `?page=N&limit=L` | `"pagination":{"page":1,"limit":50,"totalPages":100,"totalItems":5000}` | page `totalPages`, or a short page when no total is given |
+/// | ``Mode/offset`` | `?offset=O&limit=L` | `"pagination":{"offset":0,"limit":50,"totalItems":5000}` | `totalItems` reached, or a short page |
+/// | ``Mode/cursor`` | `?limit=L` first, then `?cursor=C&limit=L` | `"pagination":{"nextCursor":"c_…"}` | `nextCursor` null or absent |
+/// | ``Mode/nextURL`` | `?limit=L` first, then the URL the response names | `"next":"https://…"`, or the header `Link: <https://…>; rel="next"` | no next URL |
 ///
-/// The body is `{"data":[…],"pagination":{…}}`, where `data` holds the items. Offset
-/// paging can *skip* rows that are deleted meanwhile ahead of the current offset (rows
-/// inserted ahead are merely repeated, and the data source keeps them once); cursor
-/// paging neither skips nor repeats (see ``OffsetLoader``).
+/// The body is `{"data":[…],"pagination":{…}}`, where `data` holds the items. When an
+/// API puts them elsewhere, say where with ``ResponseKeys``: `"data.items"`,
+/// `"meta.next"`, `""` for a body that is the array itself. A total the response
+/// carries (`totalItems`, `totalPages`) is reported in ``Page/totalItems`` and
+/// ``Page/totalPages``, whatever the mode, and a ``Paginator`` shows it in its
+/// ``PaginationStatus``.
 ///
-/// Every failure is a ``PaginationError`` naming the URL: ``PaginationError/httpStatus(code:url:)``
-/// for a status outside 200…299, ``PaginationError/decoding(url:path:description:)`` with
-/// the path (`data[3].score`) and position, ``PaginationError/timedOut(url:)`` after
+/// In ``Mode/nextURL`` mode the loader follows the full URL of the next page that the
+/// response gives, in the body (``ResponseKeys/nextURL``, `next` by default) or else in
+/// an HTTP `Link` header with `rel="next"` (RFC 8288). A relative URL is resolved
+/// against the URL of the request; only `http` and `https` URLs are followed. The
+/// extra ``headers`` (a token, say) are sent only to the origin — scheme, host and
+/// port — of ``url``: a next page elsewhere is requested without them.
+///
+/// Offset paging can *skip* rows that are deleted meanwhile ahead of the current offset
+/// (rows inserted ahead are merely repeated, and the data source keeps them once);
+/// cursor paging neither skips nor repeats (see ``OffsetLoader``).
+///
+/// Every failure is a ``PaginationError`` naming the URL:
+/// ``PaginationError/httpStatus(code:url:body:)`` for a status outside 200…299, with the
+/// start of the server's answer (see ``PaginationError/bodyExcerpt(_:)``);
+/// ``PaginationError/decoding(url:path:description:)`` with the path (`data[3].score`)
+/// and the position of the value at fault; ``PaginationError/timedOut(url:)`` after
 /// ``timeout``, ``PaginationError/transport(url:description:)`` and
 /// ``PaginationError/cancelled``.
 ///
@@ -31,7 +48,7 @@ import FoundationNetworking
 /// let paginator = Paginator(dataSource: players, loader: loader)
 /// ```
 public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>: PageLoader {
-    /// The cursor: a page number, an offset or a server token, by mode.
+    /// The cursor: a page number, an offset, a server token or a page's URL, by mode.
     public typealias Cursor = HTTPPageCursor
 
     /// How pages are addressed.
@@ -42,6 +59,9 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         case offset
         /// An opaque `cursor` from the previous response, and `limit`.
         case cursor
+        /// `limit` for the first page; then the full URL of the next page, as the previous
+        /// response gives it, in the body or in a `Link` header.
+        case nextURL
     }
 
     /// The names of the query parameters.
@@ -70,6 +90,64 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         }
     }
 
+    /// Where in a response body the loader finds the items, the next page and the totals.
+    ///
+    /// Each is a key path: the keys from the top of the body down, joined with `.`, as the
+    /// document spells them (`"data.items"`, `"meta.paging.next"`); `""` is the body
+    /// itself. A key that holds a `.` cannot be named. `nil` means the loader does not
+    /// read that member.
+    ///
+    /// The items must be there. Any other member may be missing or `null`, and so may
+    /// the objects that lead to it — except for the member the mode pages by
+    /// (``nextCursor`` in cursor mode, ``totalItems`` in offset mode, ``totalPages`` in
+    /// page number mode): the objects on its way must be there, so that a misspelt path
+    /// fails the first page instead of quietly ending the list after it. A value of the
+    /// wrong type is a decoding error wherever it is.
+    ///
+    /// ```swift
+    /// // {"result":{"items":[…]},"meta":{"next":"c_42","total":5000}}
+    /// let keys = HTTPPageLoader<Player>.ResponseKeys(items: "result.items", nextCursor: "meta.next", totalItems: "meta.total")
+    /// ```
+    public struct ResponseKeys: Hashable, Sendable {
+        /// The array of items; `data` by default.
+        public var items: String
+        /// The next page's cursor, a string (``Mode/cursor``); `pagination.nextCursor` by default.
+        public var nextCursor: String?
+        /// The next page's full URL, a string (``Mode/nextURL``); `next` by default. With
+        /// `nil`, only the `Link` header names the next page.
+        public var nextURL: String?
+        /// The number of items in the whole list; `pagination.totalItems` by default.
+        public var totalItems: String?
+        /// The number of pages in the whole list; `pagination.totalPages` by default.
+        public var totalPages: String?
+
+        /// Creates response keys.
+        ///
+        /// - Parameters:
+        ///   - items: the key path of the items array; `data` by default, `""` for the
+        ///     body itself.
+        ///   - nextCursor: the key path of the next cursor; `pagination.nextCursor` by default.
+        ///   - nextURL: the key path of the next page's URL; `next` by default.
+        ///   - totalItems: the key path of the total number of items;
+        ///     `pagination.totalItems` by default.
+        ///   - totalPages: the key path of the total number of pages;
+        ///     `pagination.totalPages` by default.
+        /// - Complexity: O(1).
+        public init(
+            items: String = "data",
+            nextCursor: String? = "pagination.nextCursor",
+            nextURL: String? = "next",
+            totalItems: String? = "pagination.totalItems",
+            totalPages: String? = "pagination.totalPages"
+        ) {
+            self.items = items
+            self.nextCursor = nextCursor
+            self.nextURL = nextURL
+            self.totalItems = totalItems
+            self.totalPages = totalPages
+        }
+    }
+
     /// The endpoint; its own query items are kept.
     public var url: URL
     /// How pages are addressed.
@@ -78,10 +156,12 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
     public var pageSize: Int
     /// The query parameter names.
     public var parameterNames: ParameterNames
+    /// Where in a response body the items, the next page and the totals are.
+    public var responseKeys: ResponseKeys
     /// How long one request may take, from sending to the last byte of the body, in real
     /// time (not on a paginator's injected clock).
     public var timeout: Duration
-    /// Extra request headers.
+    /// Extra request headers, sent only to the origin (scheme, host and port) of ``url``.
     public var headers: [String: String]
     /// The session requests go through.
     public let session: URLSession
@@ -92,11 +172,14 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
     ///
     /// - Parameters:
     ///   - url: the endpoint.
-    ///   - mode: page number, offset or cursor.
+    ///   - mode: page number, offset, cursor or next-page URL.
     ///   - pageSize: rows per page, at least 1; 50 by default.
     ///   - parameterNames: the query parameter names.
+    ///   - responseKeys: where in a response body the items, the next page and the
+    ///     totals are; `{"data":[…],"pagination":{…}}` by default.
     ///   - timeout: the limit for one request; 30 s by default.
-    ///   - headers: extra request headers, such as `Authorization`.
+    ///   - headers: extra request headers, such as `Authorization`, sent only to the
+    ///     origin of `url`.
     ///   - session: the session; `URLSession.shared` by default.
     ///   - decoder: the decoder for response bodies.
     public init(
@@ -104,6 +187,7 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         mode: Mode,
         pageSize: Int = 50,
         parameterNames: ParameterNames = ParameterNames(),
+        responseKeys: ResponseKeys = ResponseKeys(),
         timeout: Duration = .seconds(30),
         headers: [String: String] = [:],
         session: URLSession = .shared,
@@ -111,10 +195,12 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
     ) {
         precondition(pageSize >= 1, "HTTPPageLoader needs a page size of at least 1, got \(pageSize)")
         precondition(timeout > .zero, "HTTPPageLoader needs a positive timeout")
+        precondition(mode != .cursor || responseKeys.nextCursor != nil, "HTTPPageLoader in cursor mode needs the key path of the next cursor")
         self.url = url
         self.mode = mode
         self.pageSize = pageSize
         self.parameterNames = parameterNames
+        self.responseKeys = responseKeys
         self.timeout = timeout
         self.headers = headers
         self.session = session
@@ -122,7 +208,8 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
     }
 }
 
-/// A position in an HTTP list: what ``HTTPPageLoader`` puts in the query.
+/// A position in an HTTP list: what ``HTTPPageLoader`` puts in the query, or the URL it
+/// requests.
 public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
     /// A page number (``HTTPPageLoader/Mode/pageNumber``).
     case page(Int)
@@ -130,8 +217,10 @@ public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
     case offset(Int)
     /// A server cursor (``HTTPPageLoader/Mode/cursor``).
     case token(String)
+    /// The full URL of a page, as a response named it (``HTTPPageLoader/Mode/nextURL``).
+    case url(URL)
 
-    /// The cursor as `page N`, `offset O` or `cursor C`.
+    /// The cursor as `page N`, `offset O`, `cursor C` or `url U`.
     ///
     /// - Complexity: O(length of the text).
     public var description: String {
@@ -139,6 +228,7 @@ public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
         case .page(let page): "page \(page)"
         case .offset(let offset): "offset \(offset)"
         case .token(let token): "cursor \(token)"
+        case .url(let url): "url \(url.absoluteString)"
         }
     }
 }

@@ -49,16 +49,16 @@ public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
     /// Loads the rows from offset `cursor` on (from 0 when `nil`).
     ///
     /// - Parameter cursor: the offset of the first row to load; `nil` for 0.
-    /// - Returns: the rows and the offset after them, or `nil` as the next cursor when
-    ///   the page was empty, shorter than ``limit`` (without a total) or reached
-    ///   `totalItems`.
+    /// - Returns: the rows, their `totalItems`, and the offset after them, or `nil` as the
+    ///   next cursor when the page was empty, shorter than ``limit`` (without a total) or
+    ///   reached `totalItems`.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let offset = cursor ?? 0
         let response = try await fetch(offset, limit)
         let next = Self.offsetAfter(offset, count: response.items.count, limit: limit, totalItems: response.totalItems)
-        return Page(items: response.items, nextCursor: next)
+        return Page(items: response.items, nextCursor: next, totalItems: response.totalItems)
     }
 
     /// The offset after a page of `count` rows at `offset`, or `nil` when it was the last.

@@ -52,16 +52,16 @@ public struct PageNumberLoader<Item: Hashable & DataSourceComparable>: PageLoade
     /// Loads page `cursor` (the first page when `nil`).
     ///
     /// - Parameter cursor: the number of the page to load; `nil` for ``firstPage``.
-    /// - Returns: the page's rows and the next page number, or `nil` as the next cursor
-    ///   when the page was empty, the last of `totalPages`, or (without a total) shorter
-    ///   than ``limit``.
+    /// - Returns: the page's rows, its `totalPages`, and the next page number, or `nil` as
+    ///   the next cursor when the page was empty, the last of `totalPages`, or (without a
+    ///   total) shorter than ``limit``.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let page = cursor ?? firstPage
         let response = try await fetch(page, limit)
         let next = Self.pageAfter(page, firstPage: firstPage, count: response.items.count, limit: limit, totalPages: response.totalPages)
-        return Page(items: response.items, nextCursor: next)
+        return Page(items: response.items, nextCursor: next, totalPages: response.totalPages)
     }
 
     /// The page after `page`, or `nil` when `page` was the last.

@@ -65,7 +65,9 @@ extension Paginator {
             guard let self else { return }
             switch result {
             case .success(let page):
-                self._handle(page: page) { $0.pageLoaded(request.token, nextCursor: page.nextCursor) }
+                self._handle(page: page) {
+                    $0.pageLoaded(request.token, nextCursor: page.nextCursor, totalItems: page.totalItems, totalPages: page.totalPages)
+                }
                 // A page that leaves the last visible row near the end (it added few
                 // rows, or only rows already loaded) loads the next one: no new row
                 // appears to ask for it.

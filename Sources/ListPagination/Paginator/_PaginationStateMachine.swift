@@ -74,6 +74,9 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     private var episode = 0
     private var indicatorShown = false
     private var loadedPages = 0
+    /// The list's size as the latest applied page that said so reported it.
+    private var totalItems: Int?
+    private var totalPages: Int?
     /// The successor cursors accepted since the first page, when cursors are `Hashable`.
     private var acceptedCursors: Set<_CursorKey> = []
     /// The offset of the last row reported visible since the rows were last replaced or
@@ -91,7 +94,7 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
 
     /// The state as users see it.
     var status: PaginationStatus {
-        switch state {
+        var status = switch state {
         case .idle:
             PaginationStatus(state: .idle, loadedPages: loadedPages)
         case .loading(let request, let failures), .backingOff(let request, let failures):
@@ -107,6 +110,9 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         case .exhausted:
             PaginationStatus(state: .exhausted, loadedPages: loadedPages)
         }
+        status.totalItems = totalItems
+        status.totalPages = totalPages
+        return status
     }
 
     /// Whether a load is running or waiting to be retried.
@@ -199,24 +205,33 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         state = .idle(next: nil)
         indicatorShown = false
         loadedPages = 0
+        totalItems = nil
+        totalPages = nil
         acceptedCursors = []
         lastAppearedOffset = nil
         return .reset
     }
 
-    /// The request with `token` returned a page whose successor is `nextCursor`.
+    /// The request with `token` returned a page whose successor is `nextCursor`, and
+    /// which says the list holds `totalItems` items in `totalPages` pages (`nil`: it does
+    /// not say).
     ///
     /// The list is exhausted after a page without a successor, and after one whose
     /// successor names a page loaded before (since the first page): a server that
     /// repeats a cursor would otherwise have the same pages loaded forever. Repeats are
-    /// found for `Hashable` cursors only.
-    mutating func pageLoaded(_ token: Token, nextCursor: Cursor?) -> Action {
+    /// found for `Hashable` cursors only. A next page that does not give a total keeps
+    /// the one known; the first page of a refresh replaces it.
+    mutating func pageLoaded(_ token: Token, nextCursor: Cursor?, totalItems: Int? = nil, totalPages: Int? = nil) -> Action {
         guard case .loading(let request, _) = state, request.token == token else { return .none }
         if request.mode == .replace {
             loadedPages = 1
             acceptedCursors = []
+            self.totalItems = totalItems
+            self.totalPages = totalPages
         } else {
             loadedPages += 1
+            self.totalItems = totalItems ?? self.totalItems
+            self.totalPages = totalPages ?? self.totalPages
         }
         if let next = nextCursor, _accept(next) {
             state = .idle(next: next)

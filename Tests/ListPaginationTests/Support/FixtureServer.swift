@@ -108,6 +108,15 @@ final class FixtureServer {
         return stats["requests"] as? [String: Int] ?? [:]
     }
 
+    /// `GET /stats`: data requests per endpoint that carried an `Authorization` header.
+    func authorizedCounts() async throws -> [String: Int] {
+        let stats = try await getJSON("stats")
+        return stats["authorized"] as? [String: Int] ?? [:]
+    }
+
+    /// The server's port.
+    var port: Int { baseURL.port ?? 0 }
+
     private func getJSON(_ pathAndQuery: String) async throws -> [String: Any] {
         guard let url = URL(string: baseURL.absoluteString + "/" + pathAndQuery) else {
             throw StartError(description: "bad URL for \(pathAndQuery)")
