@@ -151,6 +151,17 @@ private enum JobControlScenario {
 
         session.restore()
         check(terminal.localModes() == original.c_lflag, "restored: the attributes are not the original ones")
+        // Closing the pseudo-terminal (the compiler may close it right after its last use,
+        // before `exit`) hangs up its session, whose leader this process is: ignore SIGHUP
+        // once the session's cancelled SIGHUP source has set it back to the default (on
+        // the session's queue, a moment after `restore` returns), and only then let the
+        // pseudo-terminal go.
+        check(waitUntil {
+            var current = sigaction()
+            return sigaction(SIGHUP, nil, &current) == 0 && current.__sigaction_handler.sa_handler == nil
+        }, "restored: SIGHUP was not given back its default action")
+        signal(SIGHUP, SIG_IGN)
+        check(terminal.leader >= 0, "the pseudo-terminal is open")
         kill(other, SIGKILL)
         print("DONE")
         exit(0)
