@@ -1,4 +1,5 @@
 import ListEngineTesting
+import ListTestSupport
 import Testing
 @testable import TerminalListRenderer
 
@@ -72,6 +73,122 @@ private struct PseudoTerminal: ~Copyable {
 
 private enum PseudoTerminalError: Error {
     case unavailable
+}
+
+/// The job-control scenario of `jobControlOnAControllingTerminal`, run in a process of
+/// its own: it becomes a session leader with a pseudo-terminal as its controlling
+/// terminal, and a `sleep` in another process group stands for the shell. Prints DONE
+/// (or SKIP when it cannot become a session leader); a failed check prints FAIL.
+private enum JobControlScenario {
+    /// `TIOCSCTTY` from <asm-generic/ioctls.h>: make the terminal the controlling one.
+    private static let setControllingTerminal: UInt = 0x540E
+
+    static func run() throws {
+        guard setsid() != -1 else {
+            print("SKIP: setsid failed (errno \(errno))")
+            exit(0)
+        }
+        let terminal = try PseudoTerminal()
+        let fd = terminal.follower
+        guard ioctl(fd, setControllingTerminal, 0) == 0 else {
+            print("SKIP: TIOCSCTTY failed (errno \(errno))")
+            exit(0)
+        }
+        let other = spawnInOwnGroup("/bin/sleep", "20")
+        func check(_ condition: Bool, _ message: String) {
+            guard !condition else { return }
+            FileDescriptorOutput(fileDescriptor: 2).write(Array("FAIL: \(message)\n".utf8))
+            kill(other, SIGKILL)
+            exit(1)
+        }
+        check(other > 0, "cannot spawn /bin/sleep")
+        var original = termios()
+        _ = tcgetattr(fd, &original)
+
+        // The other group has the foreground: this process is in the background.
+        check(tcsetpgrp(fd, other) == 0, "tcsetpgrp to the other group: errno \(errno)")
+        let keys = LockedState<[Key]>([])
+        let continues = LockedState(0)
+        let session = TerminalSession(input: fd, output: fd)
+        try session.start(
+            onKeys: { new in keys.withLock { $0 += new } },
+            onResize: { _ in },
+            onContinue: { continues.withLock { $0 += 1 } }
+        )
+        usleep(400_000)
+        check(session._control.withLock { $0.machine.state } == .waiting, "started in the background: not waiting")
+        check(terminal.localModes() == original.c_lflag, "started in the background: the attributes changed")
+        session.output.write(Array("drawn".utf8))
+        check(terminal.output().isEmpty, "started in the background: something was written")
+        check(continues.withLock { $0 } == 0, "started in the background: onContinue was called")
+
+        // Brought to the foreground: taken, with a redraw.
+        check(tcsetpgrp(fd, getpgrp()) == 0, "tcsetpgrp back: errno \(errno)")
+        check(waitUntil { continues.withLock { $0 } == 1 }, "in the foreground: the terminal was not taken")
+        check(terminal.localModes() & tcflag_t(ICANON) == 0, "in the foreground: not in raw mode")
+        check(terminal.output().contains("\u{1B}[?1049h"), "in the foreground: the alternate screen was not entered")
+        terminal.type("k")
+        check(waitUntil { keys.withLock { $0 } == [.character("k")] }, "in the foreground: no key read")
+
+        // Sent to the background while running: the next read fails with EIO.
+        check(tcsetpgrp(fd, other) == 0, "tcsetpgrp to the other group again: errno \(errno)")
+        terminal.type("x")
+        check(waitUntil { session._control.withLock { $0.machine.state } == .waiting }, "a background read did not let go")
+        usleep(200_000)
+        session.output.write(Array("drawn".utf8))
+        check(terminal.output().isEmpty, "in the background: something was written")
+        check(terminal.localModes() & tcflag_t(ICANON) == 0, "letting go changed the attributes")
+        check(keys.withLock { $0 } == [.character("k")], "a key typed for the other group was read")
+
+        // Like a shell, set the terminal up as it was and give the foreground back.
+        check(tcsetattr(fd, TCSANOW, &original) == 0, "tcsetattr from the background: errno \(errno)")
+        check(tcsetpgrp(fd, getpgrp()) == 0, "tcsetpgrp back again: errno \(errno)")
+        check(waitUntil { continues.withLock { $0 } == 2 }, "in the foreground again: the terminal was not taken")
+        check(terminal.localModes() & tcflag_t(ICANON) == 0, "in the foreground again: not in raw mode")
+        terminal.type("q")
+        check(waitUntil { keys.withLock { $0 }.count == 2 }, "in the foreground again: reading did not resume")
+        check(keys.withLock { $0 } == [.character("k"), .character("q")], "keys: \(keys.withLock { $0 })")
+
+        session.restore()
+        check(terminal.localModes() == original.c_lflag, "restored: the attributes are not the original ones")
+        // Closing the pseudo-terminal (the compiler may close it right after its last use,
+        // before `exit`) hangs up its session, whose leader this process is: ignore SIGHUP
+        // once the session's cancelled SIGHUP source has set it back to the default (on
+        // the session's queue, a moment after `restore` returns), and only then let the
+        // pseudo-terminal go.
+        check(waitUntil {
+            var current = sigaction()
+            return sigaction(SIGHUP, nil, &current) == 0 && current.__sigaction_handler.sa_handler == nil
+        }, "restored: SIGHUP was not given back its default action")
+        signal(SIGHUP, SIG_IGN)
+        check(terminal.leader >= 0, "the pseudo-terminal is open")
+        kill(other, SIGKILL)
+        print("DONE")
+        exit(0)
+    }
+
+    /// Polls `condition` every 10 ms for up to 5 seconds.
+    private static func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    /// Starts a program in a process group of its own; its pid, or -1.
+    private static func spawnInOwnGroup(_ path: String, _ arguments: String...) -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, nil, &attributes, argv, nil) == 0 else { return -1 }
+        return pid
+    }
 }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct TerminalSessionTests {
@@ -169,6 +286,94 @@ private enum PseudoTerminalError: Error {
         #expect(await iterator.next() == .character("["))
         terminal.type("q")
         #expect(await iterator.next() == .character("q"), "the next key is not taken as the end of the sequence")
+    }
+
+    @Test func drainingReadsEverythingReadyInOneCallAndReportsTheEnd() throws {
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+        let typed = [UInt8](repeating: UInt8(ascii: "j"), count: 10_000)
+        #expect(typed.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) } == 10_000)
+        var bytes: [UInt8] = []
+        #expect(TerminalSession._readAvailable(from: pipeEnds[0], into: &bytes, limit: 1 << 16))
+        #expect(bytes == typed, "more than one read's worth, all in one call")
+        bytes = []
+        #expect(typed.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, 5_000) } == 5_000)
+        #expect(TerminalSession._readAvailable(from: pipeEnds[0], into: &bytes, limit: 100))
+        #expect(bytes.count == 4_096, "the limit ends the drain after the read that reached it")
+        close(pipeEnds[1])
+        bytes = []
+        #expect(TerminalSession._readAvailable(from: pipeEnds[0], into: &bytes, limit: 1 << 16), "what is left is read")
+        #expect(bytes.count == 904)
+        #expect(!TerminalSession._readAvailable(from: pipeEnds[0], into: &bytes, limit: 1 << 16), "then the end is reported")
+    }
+
+    /// 1,000 keys typed at once reach the program in a few deliveries, and a program
+    /// that applies each delivery's keys together draws once per delivery.
+    @Test func aBurstOfTypedKeysIsDeliveredTogetherAndDrawnOnce() async throws {
+        let terminal = try PseudoTerminal()
+        let output = OutputBuffer()
+        let renderer = TerminalListRenderer<TestRow>(size: TerminalSize(rows: 10, columns: 40), mode: .ansi(colors: false), output: output) { row, _ in
+            StyledText("row \(row.id)")
+        }
+        let source = ListDataSource((0..<3_000).map { TestRow(id: $0, key: $0) })
+        source.attach(renderer)
+        await source.flush()
+        _ = output.take()
+        let deliveries = LockedState<[Int]>([])
+        let (delivered, deliveredContinuation) = AsyncStream.makeStream(of: Int.self)
+        let session = TerminalSession(input: terminal.follower, output: terminal.follower)
+        try session.start(
+            onKeys: { keys in
+                renderer.coalescingUpdates {
+                    for key in keys where key == .character("j") { renderer.moveSelection(by: 1) }
+                }
+                let total = deliveries.withLock { $0.append(keys.count); return $0.reduce(0, +) }
+                deliveredContinuation.yield(total)
+            },
+            onResize: { _ in }
+        )
+        defer { session.restore() }
+        terminal.type(String(repeating: "j", count: 1_000))
+        for await total in delivered where total >= 1_000 { break }
+        let counts = deliveries.withLock { $0 }
+        #expect(counts.reduce(0, +) == 1_000)
+        #expect(renderer.viewport.selection == 1_000)
+        #expect(counts.count < 10, "the keys came one delivery per read, not one per key: \(counts)")
+        #expect(output.writeCount == counts.count, "one update per delivery: \(output.writeCount) for \(counts)")
+    }
+
+    @Test func theSessionOutputWritesOnlyWhileTheTerminalIsHeld() throws {
+        let terminal = try PseudoTerminal()
+        let session = TerminalSession(input: terminal.follower, output: terminal.follower)
+        session.output.write(Array("before".utf8))
+        #expect(terminal.output().isEmpty, "nothing before the session starts")
+        try session.start(onKey: { _ in }, onResize: { _ in })
+        _ = terminal.output()
+        session.output.write(Array("drawn".utf8))
+        #expect(terminal.output() == "drawn")
+        session.restore()
+        _ = terminal.output()
+        session.output.write(Array("after".utf8))
+        #expect(terminal.output().isEmpty, "nothing after the terminal is given back")
+    }
+
+    /// On a controlling terminal, with another process group holding the foreground:
+    /// started in the background, the session waits without touching the terminal; in
+    /// the foreground it takes it; sent to the background while running, its next read
+    /// fails with EIO and it lets go, and it takes the terminal again in the foreground,
+    /// reading keys as before.
+    @Test func jobControlOnAControllingTerminal() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent, \.standardOutputContent]) {
+            try JobControlScenario.run()
+        }
+        if let result {
+            let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(!errors.contains("FAIL"), "\(errors)")
+            let printed = String(decoding: result.standardOutputContent, as: UTF8.self)
+            #expect(printed.contains("DONE") || printed.contains("SKIP"), "\(printed.debugDescription) \(errors)")
+            print("job control scenario: \(printed.split(separator: "\n").joined(separator: " "))")
+        }
     }
 
     @Test func startingWithoutATerminalThrowsAndChangesNothing() throws {

@@ -13,7 +13,10 @@
 # `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM, SIGUSR1
 # and a crash each leave the alternate screen and restore the terminal modes (icanon,
 # echo, isig); Ctrl-Z and SIGTSTP give the terminal back while stopped and take it again
-# with a full redraw once continued; NO_COLOR=1 removes the colours.
+# with a full redraw once continued; from an interactive shell with job control, the demo
+# continued (kill -CONT, no fg) or started (&) in the background leaves the terminal to
+# the shell (stty -g unchanged, nothing drawn) and takes it back on fg, and after q the
+# shell's stty -g is what it was; NO_COLOR=1 removes the colours.
 # Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
 # is not installed.
 set -euo pipefail
@@ -292,6 +295,89 @@ for stop in key signal; do
 done
 keys q
 check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
+# --- job control from an interactive shell: the demo holds the terminal only in the foreground
+# An interactive bash (job control on) in a fresh pane; the shell itself runs `stty -g`.
+cat >"$tmp/launch.sh" <<LAUNCH
+#!/usr/bin/env bash
+echo \$\$ > '$tmp/pid'
+exec '$demo' "\$@"
+LAUNCH
+chmod +x "$tmp/launch.sh"
+type_line() { tmux -L "$socket" send-keys -t "$session" -l -- "$1"; tmux -L "$socket" send-keys -t "$session" Enter; }
+# shell_stty NAME : the shell's own `stty -g`, run from its prompt (the shell must be in the foreground).
+shell_stty() {
+    rm -f "$tmp/$1"
+    type_line "stty -g > '$tmp/$1.part' && mv '$tmp/$1.part' '$tmp/$1'"
+    wait_for 10 test -s "$tmp/$1" || fail "$session: the shell did not run stty -g ($1)"
+    cat "$tmp/$1"
+}
+demo_gone() { ! kill -0 "$(cat "$tmp/pid")" 2>/dev/null; }
+shows_shell() { screen_has 'e2e$' && screen_lacks '#  Player' && is_alternate 0; }
+# fg_then_quit LABEL : fg brings the demo back (the list drawn again, keys read), q exits 0.
+fg_then_quit() {
+    type_line fg
+    wait_for 10 is_alternate 1 || fail "$1: fg did not give the demo the alternate screen"
+    wait_for 10 count_at_least 1 || fail "$1: after fg the list was not drawn again"
+    keys j
+    wait_for 5 screen_has " 2/" || fail "$1: after fg keys are not read in raw mode"
+    keys q
+    wait_for 10 demo_gone || fail "$1: q did not end the demo"
+    type_line 'echo "FG-EXIT rc=$?"'
+    wait_for 5 screen_has "FG-EXIT rc=0" || fail "$1: fg did not report exit status 0"
+}
+
+session=jobs
+rm -f "$tmp/pid"
+tmux -L "$socket" new-session -d -s "$session" -x 100 -y 24 \
+    "cd '$root' && env PS1='e2e\$ ' HISTFILE=/dev/null bash --norc --noprofile -i"
+wait_for 10 screen_has 'e2e$' || fail "jobs: no shell prompt"
+stty_before=$(shell_stty stty-before)
+echo "  stty -g in the shell before the demo:               $stty_before"
+
+# Started in the foreground, stopped with SIGTSTP, continued with SIGCONT but no fg.
+type_line "'$tmp/launch.sh' --latency 50 --no-feed"
+wait_for 10 test -s "$tmp/pid" || fail "jobs: the demo did not start"
+wait_for 10 is_alternate 1 || fail "jobs: the demo did not take the alternate screen"
+wait_for 10 count_at_least 1 || fail "jobs: no rows"
+kill -TSTP "$(cat "$tmp/pid")"
+wait_for 5 is_stopped || fail "jobs: SIGTSTP did not stop the demo"
+wait_for 5 screen_has "Stopped" || fail "jobs: the shell did not report the stopped job"
+kill -CONT "$(cat "$tmp/pid")"
+wait_for 5 is_running || fail "jobs: SIGCONT did not continue the demo"
+sleep 1  # ten foreground checks: time enough for a demo that takes the terminal back to do it
+is_running || fail "jobs: continued in the background, the demo stopped again"
+shows_shell || fail "jobs: continued in the background, the demo took the screen"
+stty_continued=$(shell_stty stty-continued)
+echo "  stty -g in the shell, demo continued in background: $stty_continued"
+[[ $stty_continued == "$stty_before" ]] || fail "jobs: continued in the background, the demo changed the terminal: $stty_continued, was $stty_before"
+shows_shell || fail "jobs: the demo drew over the shell"
+is_running || fail "jobs: the demo stopped while in the background"
+ok "jobs: SIGTSTP then SIGCONT without fg: the shell keeps the terminal, stty -g unchanged, nothing drawn"
+fg_then_quit "jobs (continued)"
+stty_after=$(shell_stty stty-after)
+echo "  stty -g in the shell after fg and q:                $stty_after"
+[[ $stty_after == "$stty_before" ]] || fail "jobs: after fg and q the shell's stty -g is $stty_after, was $stty_before"
+ok "jobs: fg redraws the list and reads keys, q exits 0, the shell's stty -g is what it was"
+
+# Started in the background.
+rm -f "$tmp/pid"
+type_line "'$tmp/launch.sh' --latency 50 --no-feed &"
+wait_for 10 test -s "$tmp/pid" || fail "jobs (&): the demo did not start"
+sleep 1
+is_running || fail "jobs (&): started in the background, the demo stopped"
+shows_shell || fail "jobs (&): started in the background, the demo took the screen"
+stty_background=$(shell_stty stty-background)
+echo "  stty -g in the shell, demo started with &:          $stty_background"
+[[ $stty_background == "$stty_before" ]] || fail "jobs (&): started in the background, the demo changed the terminal: $stty_background"
+shows_shell || fail "jobs (&): the demo drew over the shell"
+ok "jobs (&): started in the background, the demo leaves the terminal and the screen alone"
+fg_then_quit "jobs (&)"
+stty_after=$(shell_stty stty-after-background)
+echo "  stty -g in the shell after fg and q:                $stty_after"
+[[ $stty_after == "$stty_before" ]] || fail "jobs (&): after fg and q the shell's stty -g is $stty_after, was $stty_before"
+ok "jobs (&): fg draws the list, q exits 0, the shell's stty -g is what it was"
 tmux -L "$socket" kill-session -t "$session"
 
 start crash --latency 50 --crash-key

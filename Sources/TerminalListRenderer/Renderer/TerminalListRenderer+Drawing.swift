@@ -1,6 +1,7 @@
 extension TerminalListRenderer {
     /// Applies `change` to the state and writes what it changed on screen, all under the
-    /// lock; then reports the visible rows if they changed.
+    /// lock; then reports the visible rows if they changed. While updates are coalesced
+    /// (``coalescingUpdates(_:)``), only applies the change.
     ///
     /// - Parameters:
     ///   - plainFrame: in plain mode with `.everyBatch`, write a frame.
@@ -8,6 +9,11 @@ extension TerminalListRenderer {
     func _update(plainFrame: Bool = false, forcePlainFrame: Bool = false, _ change: (inout _State) -> Void) {
         let report = _state.withLock { state -> (visible: Range<Int>, count: Int)? in
             change(&state)
+            if case .plain(let policy) = state.mode, forcePlainFrame || (plainFrame && policy == .everyBatch) {
+                state.isPlainFrameDue = true
+            }
+            guard state.coalescingDepth == 0 else { return nil }
+            defer { state.isPlainFrameDue = false }
             switch state.mode {
             case _ where state.isClosed:
                 break
@@ -26,8 +32,8 @@ extension TerminalListRenderer {
                     _output.write(bytes)
                     state.framesWritten += 1
                 }
-            case .plain(let policy):
-                if forcePlainFrame || (plainFrame && policy == .everyBatch) {
+            case .plain:
+                if state.isPlainFrameDue {
                     _output.write(Array(state._plainFrame(formatRow: _formatRow).utf8))
                     state.framesWritten += 1
                 }

@@ -23,7 +23,8 @@
 /// Rows stay put when rows are inserted or removed above them, and the selection
 /// follows its item (see ``ListViewport``). Navigation methods (``moveSelection(by:)``,
 /// ``pageDown()``, …) are safe to call from any thread; every call that changes the
-/// screen writes one update.
+/// screen writes one update, except inside ``coalescingUpdates(_:)``, which writes one
+/// update for everything its body changed (a burst of keys, say).
 ///
 /// ```swift
 /// let renderer = TerminalListRenderer<Player>(
@@ -61,6 +62,11 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         var framesWritten = 0
         /// Set by ``TerminalListRenderer/close()``: nothing more is written.
         var isClosed = false
+        /// How many ``TerminalListRenderer/coalescingUpdates(_:)`` calls are running:
+        /// while more than 0, changes are applied and nothing is written.
+        var coalescingDepth = 0
+        /// A plain frame was asked for while updates were coalesced.
+        var isPlainFrameDue = false
         var lastReportedRows: (visible: Range<Int>, count: Int)?
     }
 
@@ -216,6 +222,36 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     /// - Complexity: O(*h* log *n*) to format the *h* visible rows of *n*, plus
     ///   O(*r* · *c*) to write *r* rows of *c* columns.
     public func writeFrame() { redraw() }
+
+    /// Runs `body` and then writes one update for everything that changed meanwhile:
+    /// the navigation calls, status changes and batches made while it runs update the
+    /// state, and nothing is written until it returns.
+    ///
+    /// Apply a burst of keys inside it, and the screen is drawn once for the burst,
+    /// not once per key:
+    ///
+    /// ```swift
+    /// renderer.coalescingUpdates {
+    ///     for key in keys where key == .down { renderer.moveSelection(by: 1) }
+    /// }
+    /// ```
+    ///
+    /// Calls may nest; the outermost one writes. Updates from other threads (batches
+    /// delivered while `body` runs) are held too and written with the rest. In plain
+    /// mode, at most one frame is written, if any of the held changes would have
+    /// written one. The visible-rows handler is called once at the end, if the rows
+    /// changed.
+    ///
+    /// - Parameter body: the changes; it may call any of the renderer's methods.
+    /// - Returns: what `body` returns.
+    /// - Complexity: `body`'s changes, plus one update: O(*h* log *n*) to format the *h*
+    ///   visible rows of *n* and O(*h* · *c* + *h*²) to compare them with the *c* columns
+    ///   on screen, or O(*r* · *c*) for a full redraw.
+    public func coalescingUpdates<Result>(_ body: () throws -> Result) rethrows -> Result {
+        _state.withLock { $0.coalescingDepth += 1 }
+        defer { _update { $0.coalescingDepth -= 1 } }
+        return try body()
+    }
 
     /// Stops writing for good: later batches and calls still update the state, but write
     /// nothing. Returns after any update in progress has been written, so a program can

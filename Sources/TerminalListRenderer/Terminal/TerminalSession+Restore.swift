@@ -19,10 +19,13 @@ private let _areHandlersInstalled = Atomic<Bool>(false)
 
 /// The saved attributes and descriptors.
 ///
-/// Safety of `nonisolated(unsafe)`: the pointee is written only in `_enterRawMode`,
-/// before `_isTerminalModified` is stored `true` with release ordering, and read only in
-/// `_restoreTerminalNow` after exchanging the flag with acquire ordering; a new session
-/// writes it again only after a restore has exchanged the flag back to `false`.
+/// Safety of `nonisolated(unsafe)`: the pointee is written only in `_enterRawMode` while
+/// `_isTerminalModified` is `false`, before the flag is stored `true` with release
+/// ordering. It is read in `_restoreTerminalNow` after exchanging the flag with acquire
+/// ordering, and in `_enterRawMode` after loading the flag `true` with acquire ordering
+/// (taking the terminal again keeps the attributes still to be restored): concurrent
+/// reads only. It is written again only after a restore, or `_forgetTerminalChanges`,
+/// has set the flag back to `false`.
 nonisolated(unsafe) private let _saved: UnsafeMutablePointer<_SavedTerminal> = {
     let pointer = UnsafeMutablePointer<_SavedTerminal>.allocate(capacity: 1)
     pointer.initialize(to: _SavedTerminal())
@@ -71,14 +74,28 @@ func _restoreTerminalNow() {
     }
 }
 
+/// Forgets the terminal's saved attributes without writing anything to it: another
+/// process group (a shell) has the terminal and has set it up its own way.
+func _forgetTerminalChanges() {
+    _isTerminalModified.store(false, ordering: .releasing)
+}
+
 extension TerminalSession {
     /// Saves the attributes, installs every restore path, then switches to raw mode.
+    ///
+    /// Attributes saved earlier and not yet restored are kept: taking the terminal
+    /// again after an outside stop must not save the raw mode as what to restore.
     func _enterRawMode() throws(TerminalError) {
         var attributes = termios()
-        guard tcgetattr(inputDescriptor, &attributes) == 0 else {
-            throw .cannotReadAttributes(fileDescriptor: inputDescriptor, errno: errno)
+        let wasModified = _isTerminalModified.load(ordering: .acquiring)
+        if wasModified {
+            attributes = _saved.pointee.attributes
+        } else {
+            guard tcgetattr(inputDescriptor, &attributes) == 0 else {
+                throw .cannotReadAttributes(fileDescriptor: inputDescriptor, errno: errno)
+            }
+            _saved.pointee = _SavedTerminal(attributes: attributes, input: inputDescriptor, output: outputDescriptor)
         }
-        _saved.pointee = _SavedTerminal(attributes: attributes, input: inputDescriptor, output: outputDescriptor)
         _installRestoreHandlers()
 
         var raw = attributes
@@ -92,7 +109,7 @@ extension TerminalSession {
         _isTerminalModified.store(true, ordering: .releasing)
         guard tcsetattr(inputDescriptor, TCSAFLUSH, &raw) == 0 else {
             let code = errno
-            _isTerminalModified.store(false, ordering: .releasing)
+            _isTerminalModified.store(wasModified, ordering: .releasing)
             throw .cannotSetAttributes(fileDescriptor: inputDescriptor, errno: code)
         }
     }

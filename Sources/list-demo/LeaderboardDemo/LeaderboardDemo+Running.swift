@@ -74,6 +74,10 @@ enum LeaderboardProgram {
     }
 
     /// The full-screen leaderboard, until `q`, Ctrl-C or a termination signal.
+    ///
+    /// The renderer draws through the session's output, so nothing is drawn while the
+    /// demo is stopped or in the background; the session takes the terminal only in
+    /// the foreground and asks for a full redraw when it takes it again.
     private static func runInteractive<Loader: PageLoader>(
         loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
     ) where Loader.Item == Player {
@@ -82,7 +86,7 @@ enum LeaderboardProgram {
         let renderer = TerminalListRenderer<Player>(
             size: size,
             mode: .ansi(colors: TerminalSession.colorsEnabled()),
-            output: FileDescriptorOutput(),
+            output: session.output,
             header: PlayerRow.header,
             formatRow: PlayerRow.format
         )
@@ -90,12 +94,18 @@ enum LeaderboardProgram {
         do {
             // Closing the renderer first means no update lands after the terminal is restored.
             try session.start(
-                onKey: { key in
-                    if key == .control("z") { return session.suspend() }
-                    if demo.handle(key) == .quit {
-                        renderer.close()
-                        session.restore()
-                        exit(0)
+                onKeys: { keys in
+                    // Every key read is applied, then one update is drawn for them all.
+                    renderer.coalescingUpdates {
+                        for key in keys {
+                            if key == .control("z") {
+                                session.suspend()
+                            } else if demo.handle(key) == .quit {
+                                renderer.close()
+                                session.restore()
+                                exit(0)
+                            }
+                        }
                     }
                 },
                 onResize: { size in renderer.resize(to: size) },
