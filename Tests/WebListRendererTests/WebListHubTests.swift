@@ -329,6 +329,53 @@ struct WebListHubTests {
         #expect(formatted.load(ordering: .relaxed) == rowCount)
     }
 
+    /// A batch's rows are formatted and its JSON encoded once, when it is published: the
+    /// count does not grow with the number of clients, and every client's frame holds the
+    /// very same bytes.
+    @Test(arguments: [1, 10, 100])
+    func eachBatchIsEncodedOnceWhateverTheNumberOfClients(clientCount: Int) async throws {
+        let formatted = Atomic<Int>(0)
+        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { row in
+            formatted.add(1, ordering: .relaxed)
+            return "<b>\(row.key)</b> \(row.payload)"
+        }
+        let rounds = 20
+        let source = ListDataSource((1 ... 50).map { TestRow(id: $0, key: $0 * 10) })
+        let hub = WebListHub(format: format, limits: .init(messages: 1_000))
+        source.attach(hub)
+        await source.flush()
+        var clients = (0 ..< clientCount).map { _ in hub.subscribe().makeAsyncIterator() }
+        for index in clients.indices {
+            let snapshot = await clients[index].next()
+            #expect(snapshot?.kind == .snapshot)
+        }
+        formatted.store(0, ordering: .relaxed)
+        // Each round adds one row: one insert step, one row to format.
+        for round in 1 ... rounds {
+            source.add(TestRow(id: 1_000 + round, key: round * 7, payload: round))
+            await source.flush()
+        }
+        #expect(formatted.load(ordering: .relaxed) == rounds, "\(formatted.load(ordering: .relaxed)) rows formatted for \(rounds) one-row batches")
+        var published: [Int: (frame: WebListFrame, bytes: UInt)] = [:]
+        for index in clients.indices {
+            for _ in 1 ... rounds {
+                let frame = try #require(await clients[index].next())
+                #expect(frame.kind == .batch)
+                let bytes = try #require(frame.json.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) })
+                if let first = published[frame.version] {
+                    #expect(frame == first.frame)
+                    #expect(bytes == first.bytes, "client \(index) got its own copy of the batch to v\(frame.version)")
+                } else {
+                    published[frame.version] = (frame, bytes)
+                }
+            }
+        }
+        #expect(published.count == rounds)
+        #expect(formatted.load(ordering: .relaxed) == rounds, "reading the batches formatted rows again")
+        #expect(hub.statistics.batches == rounds)
+        #expect(hub.statistics.resets == 0)
+    }
+
     @Test func aClientStaysConsistentWhenAnIDChangesSpellingWithoutABatchStep() async {
         typealias Row = DataSourceItem<String>
         let list = ListDataSource<Row>()

@@ -3,9 +3,11 @@
 # port, fast live feed), loads the page in headless Chromium and checks the DOM against
 # the server's /snapshot (see browser_check.py); then starts it again with the feed off
 # and checks the endpoints over plain HTTP: HEAD, 405, heartbeats, and browsers that
-# leave being removed (see http_check.py); last, that SIGTERM stops it while streams
-# that stopped reading are stuck (see shutdown_check.py). Installs Chromium with
-# apt-get when it is missing. Exits non-zero on any failure.
+# leave being removed (see http_check.py); that SIGTERM stops it while streams that
+# stopped reading are stuck (see shutdown_check.py); last, 200 live event streams with
+# fresh /status requests and connections that send nothing, with the connection
+# timeouts set short (see load_check.py). Installs Chromium with apt-get when it is
+# missing. Exits non-zero on any failure.
 #
 #   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png]
 #
@@ -87,3 +89,9 @@ stop_server
 # Stopping while browsers that stopped reading hold their streams open.
 echo "browser-test: shutdown check"
 timeout 600 python3 "$tests/shutdown_check.py" --server "$server"
+
+# Load: 200 streams on a 50 ms feed for 10 s, while /status is asked 20 times a second
+# and connections that send nothing or half a request are closed by 1.5 s timeouts.
+echo "browser-test: load check"
+timeout 120 python3 "$tests/load_check.py" --server "$server" --streams 200 --duration 10 \
+    --feed-interval 50 --header-timeout 1500 --idle-timeout 1500

@@ -8,15 +8,38 @@ struct DemoOptions: Equatable {
     var pageLatency: Duration = .milliseconds(300)
     /// How often an idle event stream gets a comment line.
     var heartbeat: Duration = .seconds(15)
+    /// How long an event stream waits after writing frames, so that frames that arrive
+    /// meanwhile go out in one write.
+    var coalescing: Duration = .milliseconds(50)
+    /// How long a connection may take to deliver a whole request head: from opening, or
+    /// from the first byte of a later request on a kept-alive connection.
+    var headerTimeout: Duration = .seconds(10)
+    /// How long a kept-alive connection may wait, after a response, before the first
+    /// byte of its next request.
+    var idleTimeout: Duration = .seconds(60)
+    /// The most connections the kernel queues before the server accepts them.
+    var backlog = 1_024
 
     static let usage = """
         usage: web-demo [--port N] [--feed-interval MS] [--page-latency MS] [--heartbeat MS]
+                        [--coalesce MS] [--header-timeout MS] [--idle-timeout MS] [--backlog N]
 
-          --port N            port on 127.0.0.1 (default 8080; 0 picks a free port)
-          --feed-interval MS  milliseconds between live score events (default 250; 0 turns the feed off)
-          --page-latency MS   simulated page load time in milliseconds (default 300)
-          --heartbeat MS      how often an idle event stream gets a comment line, so that a
-                              browser that left is noticed (default 15000)
+          --port N              port on 127.0.0.1 (default 8080; 0 picks a free port)
+          --feed-interval MS    milliseconds between live score events (default 250; 0 turns the feed off)
+          --page-latency MS     simulated page load time in milliseconds (default 300)
+          --heartbeat MS        how often an idle event stream gets a comment line, so that a
+                                browser that left is noticed (default 15000)
+          --coalesce MS         how long an event stream waits after writing, so that the messages
+                                that come meanwhile go out in one write (default 50; 0 writes each
+                                message at once)
+          --header-timeout MS   a connection is closed when a request head has not fully arrived
+                                this long after the connection opened, or after the first byte of
+                                a later request (default 10000)
+          --idle-timeout MS     a kept-alive connection is closed when no new request starts this
+                                long after its last response ended (default 60000); a response in
+                                progress, such as an event stream, is never cut
+          --backlog N           connections the kernel queues before they are accepted (default 1024;
+                                the kernel caps it at net.core.somaxconn)
         """
 
     /// A command line that cannot be used, and why.
@@ -48,6 +71,14 @@ struct DemoOptions: Equatable {
                 options.pageLatency = .milliseconds(try number(for: argument, in: 0 ... 60_000))
             case "--heartbeat":
                 options.heartbeat = .milliseconds(try number(for: argument, in: 10 ... 3_600_000))
+            case "--coalesce":
+                options.coalescing = .milliseconds(try number(for: argument, in: 0 ... 10_000))
+            case "--header-timeout":
+                options.headerTimeout = .milliseconds(try number(for: argument, in: 10 ... 3_600_000))
+            case "--idle-timeout":
+                options.idleTimeout = .milliseconds(try number(for: argument, in: 10 ... 3_600_000))
+            case "--backlog":
+                options.backlog = try number(for: argument, in: 1 ... 65_535)
             case "-h", "--help":
                 return nil
             default:

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import LeaderboardFixtures
 import Logging
 import ServiceLifecycle
@@ -33,9 +34,15 @@ enum WebDemo {
         let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, pageLatency: options.pageLatency)
         var logger = Logger(label: "web-demo")
         logger.logLevel = .warning
+        // Connections that have no request in progress are closed on their header or idle
+        // deadline; a response in progress (an event stream) has none.
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [
+            ConnectionTimeoutHandler(header: options.headerTimeout, idle: options.idleTimeout),
+        ])
         let app = Application(
-            router: DemoRoutes.router(for: leaderboard, heartbeat: options.heartbeat),
-            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "web-demo"),
+            router: DemoRoutes.router(for: leaderboard, heartbeat: options.heartbeat, coalescing: options.coalescing),
+            server: .http1(configuration: http1),
+            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "web-demo", backlog: options.backlog),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 // Written straight to the file descriptor: no buffering, even into a pipe.

@@ -16,7 +16,7 @@ import WebListRenderer
 /// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise) |
 /// | `POST /appear?offset=N` | row N is on screen: loads the next page when it is near the end; answers the status |
 /// | `POST /retry` | loads the page that failed again (ignored unless a load failed); answers the status |
-/// | `GET /status` | version, rows, clients, pagination state, feed events |
+/// | `GET /status` | version, rows, clients, pagination state, feed events, frames turned into event bytes |
 enum DemoRoutes {
     /// The methods each path answers.
     static let methods: [String: [HTTPRequest.Method]] = [
@@ -30,8 +30,11 @@ enum DemoRoutes {
     ///     message to send. A browser that went away is noticed only when a write to it
     ///     fails (the second after it left), so this bounds how long its queue and
     ///     socket are kept.
-    static func router(for leaderboard: Leaderboard, heartbeat: Duration) -> Router<BasicRequestContext> {
+    ///   - coalescing: how long an `/events` stream waits after writing messages, so
+    ///     that those that come meanwhile go out in one write (see ``EventStream``).
+    static func router(for leaderboard: Leaderboard, heartbeat: Duration, coalescing: Duration) -> Router<BasicRequestContext> {
         let router = Router()
+        let eventBytes = EventBytes()
         router.add(middleware: MethodCheck(methods: methods))
         // GET, and HEAD answered with the GET response's status and headers.
         func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
@@ -66,10 +69,9 @@ enum DemoRoutes {
             }
             let subscription = leaderboard.hub.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                // Reconnect after a second if the stream breaks.
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                try await EventStream.write(subscription, heartbeat: heartbeat) { text in
-                    try await writer.write(ByteBuffer(string: text))
+                try await writer.write(EventBytes.retry)
+                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: eventBytes) { buffers in
+                    try await writer.write(contentsOf: buffers)
                 }
                 try await writer.finish(nil)
             })
@@ -96,23 +98,26 @@ enum DemoRoutes {
                 return error(.badRequest, "offset must be a row offset (an integer ≥ 0)")
             }
             leaderboard.paginator.itemDidAppear(at: offset)
-            return json(status(of: leaderboard))
+            return json(status(of: leaderboard, eventBytes: eventBytes))
         }
 
         router.post("/retry") { _, _ in
             leaderboard.paginator.retry()
-            return json(status(of: leaderboard))
+            return json(status(of: leaderboard, eventBytes: eventBytes))
         }
 
         get("/status") { _, _ in
-            json(status(of: leaderboard))
+            json(status(of: leaderboard, eventBytes: eventBytes))
         }
 
         return router
     }
 
-    /// `{"version":…,"rows":…,"clients":…,"resets":…,"pagination":"idle","loadingIndicator":false,"loadedPages":…,"feedEvents":…}`
-    static func status(of leaderboard: Leaderboard) -> String {
+    /// `{"version":…,"rows":…,"clients":…,"resets":…,"pagination":"idle","loadingIndicator":false,"loadedPages":…,"feedEvents":…,"eventFrames":…}`
+    ///
+    /// `eventFrames` counts the frames turned into event bytes: once per frame, however
+    /// many streams write it.
+    static func status(of leaderboard: Leaderboard, eventBytes: EventBytes) -> String {
         let pagination = leaderboard.paginator.status
         let statistics = leaderboard.hub.statistics
         let state: String
@@ -125,7 +130,8 @@ enum DemoRoutes {
         return """
             {"version":\(leaderboard.hub.version ?? 0),"rows":\(leaderboard.board.count),"clients":\(statistics.clients),\
             "resets":\(statistics.resets),"pagination":"\(state)","loadingIndicator":\(pagination.isShowingLoadingIndicator),\
-            "loadedPages":\(pagination.loadedPages),"feedEvents":\(leaderboard.feedEvents)}
+            "loadedPages":\(pagination.loadedPages),"feedEvents":\(leaderboard.feedEvents),\
+            "eventFrames":\(eventBytes.made)}
             """
     }
 
@@ -160,58 +166,5 @@ struct MethodCheck<Context: RequestContext>: RouterMiddleware {
         let allow = allowed.map(\.rawValue).joined(separator: ", ")
         return Response(status: .methodNotAllowed, headers: [.allow: allow, .contentType: "text/plain; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: "\(request.method) is not allowed here; use \(allow)\n")))
-    }
-}
-
-/// One client's event stream: its frames, with a comment line whenever none came for
-/// `heartbeat`.
-enum EventStream {
-    /// What the writing loop gets next.
-    private enum Item: Sendable {
-        case frame(WebListFrame)
-        case heartbeat
-    }
-
-    /// Writes `subscription`'s frames as Server-Sent Events, and `: heartbeat` lines in
-    /// between, until the subscription ends or a write fails (the client went away);
-    /// the subscription is cancelled either way.
-    ///
-    /// One frame is taken from the subscription only after the previous one is written,
-    /// so a slow client's frames wait in its hub queue, which bounds them and resets
-    /// the client when it falls too far behind.
-    static func write(
-        _ subscription: WebListSubscription, heartbeat: Duration, _ write: (String) async throws -> Void
-    ) async throws {
-        let (items, input) = AsyncStream.makeStream(of: Item.self)
-        let (demand, ask) = AsyncStream.makeStream(of: Void.self)
-        let forwarding = Task {
-            var frames = subscription.makeAsyncIterator()
-            for await _ in demand {
-                guard let frame = await frames.next() else { break }
-                input.yield(.frame(frame))
-            }
-            input.finish()
-        }
-        let beating = Task {
-            while (try? await Task.sleep(for: heartbeat)) != nil {
-                input.yield(.heartbeat)
-            }
-        }
-        defer {
-            forwarding.cancel()
-            beating.cancel()
-            ask.finish()
-            subscription.cancel()
-        }
-        ask.yield()
-        for await item in items {
-            switch item {
-            case .frame(let frame):
-                try await write(frame.serverSentEvent)
-                ask.yield()
-            case .heartbeat:
-                try await write(": heartbeat\n\n")
-            }
-        }
     }
 }
