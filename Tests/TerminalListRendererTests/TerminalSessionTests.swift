@@ -191,7 +191,10 @@ private enum JobControlScenario {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TerminalSessionTests {
+/// The limit is generous: a test that waits for a child process (an exit test) resumes
+/// on the cooperative pool, which long synchronous tests of other suites can hold for
+/// over a minute in a `LIST_INTERNAL_CHECKS` build on two cores.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct TerminalSessionTests {
     @Test func rawModeKeysAndResizeThenEverythingIsRestored() async throws {
         let terminal = try PseudoTerminal()
         let before = terminal.localModes()
