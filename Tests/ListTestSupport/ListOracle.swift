@@ -111,6 +111,12 @@ public struct ListOracle<Item: Hashable & DataSourceComparable> {
         public var description: String { "deletions \(deletions) insertions \(insertions) reloads \(reloads) minimumMoves \(minimumMoves)" }
     }
 
+    /// The rows at `beginBatch()`.
+    public var rowsAtBatchStart: [Item] { batchStart }
+
+    /// The ids named since `beginBatch()`, or `nil` when a call touched every row.
+    public var touchedSinceBatchStart: Set<Item.ID>? { touchesEverything ? nil : touchedIDs }
+
     /// Starts recording a batch from the current rows.
     public mutating func beginBatch() {
         batchStart = rows

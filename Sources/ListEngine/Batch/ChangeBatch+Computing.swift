@@ -1,33 +1,43 @@
 extension ChangeBatch {
     /// Computes the batch from `old` to `new`, where only `touched` rows changed.
     ///
+    /// For a sectioned list, `isSectionChanged` tells which surviving rows changed
+    /// section: they always move, and weigh nothing in the subsequence of rows that
+    /// stay, so the moves are the fewest in index-path terms (invariant S3).
+    ///
     /// - Complexity: for `.ids`, O(*k* log *n*) comparisons for *k* touched ids and *n*
     ///   rows — independent of the rest of the list. For `.all`, and for ids of which
     ///   one is not equal to itself, O(*n* log *n*).
-    @inlinable static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>) -> Self {
+    @inlinable static func _compute(
+        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>,
+        isSectionChanged: ((Item, Item) -> Bool)? = nil
+    ) -> Self {
         // From or to an empty list, every row is an insertion or a deletion.
         if old.isEmpty || new.isEmpty {
             return ChangeBatch(old: old, new: new, deletions: Array(old.indices), insertions: Array(new.indices), moves: [], reloads: [])
         }
         switch touched {
         case .all:
-            return _computeFull(from: old, to: new, movable: nil)
+            return _computeFull(from: old, to: new, movable: nil, isSectionChanged: isSectionChanged)
         case .ids(let ids) where _EditStrategy.walksBothSnapshots(touched: ids.count, oldCount: old.count, newCount: new.count) || ids.contains(where: { $0 != $0 }):
             // Most of the list is touched: walking both snapshots costs less than
             // finding each touched row. An id that is not equal to itself (a `Double`
             // NaN, say) can never be found by id: its rows are found by the walk too.
-            return _computeFull(from: old, to: new, movable: ids)
+            return _computeFull(from: old, to: new, movable: ids, isSectionChanged: isSectionChanged)
         case .ids(let ids):
-            return _computeIncremental(from: old, to: new, touched: ids)
+            return _computeIncremental(from: old, to: new, touched: ids, isSectionChanged: isSectionChanged)
         case .edited(let edited):
-            return _compute(from: old, to: new, edited: edited)
+            return _compute(from: old, to: new, edited: edited, isSectionChanged: isSectionChanged)
         }
     }
 
     /// Computes the batch by finding each touched row in both snapshots.
     ///
     /// - Complexity: O(*k* log *n*) comparisons for *k* touched ids and *n* rows.
-    @inlinable static func _computeIncremental(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>) -> Self {
+    @inlinable static func _computeIncremental(
+        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>,
+        isSectionChanged: ((Item, Item) -> Bool)? = nil
+    ) -> Self {
         var edited = _EditedRows(owners: touched.count)
         for (owner, id) in touched.enumerated() {
             let oldItem = old._storage[id: id], newItem = new._storage[id: id]
@@ -37,17 +47,22 @@ extension ChangeBatch {
         }
         edited.oldOrder = edited.oldOffsets.indices.filter { edited.oldOffsets[$0] >= 0 }.sorted { edited.oldOffsets[$0] < edited.oldOffsets[$1] }
         edited.newOrder = edited.newOffsets.indices.filter { edited.newOffsets[$0] >= 0 }.sorted { edited.newOffsets[$0] < edited.newOffsets[$1] }
-        return _compute(from: old, to: new, edited: edited)
+        return _compute(from: old, to: new, edited: edited, isSectionChanged: isSectionChanged)
     }
 
     /// Computes the batch from where each touched row was and is.
     ///
     /// A touched survivor may stay put only if the number of untouched rows before it is
     /// the same in both snapshots; among those, a longest increasing run stays, and every
-    /// other touched survivor moves.
+    /// other touched survivor moves. A survivor that changed section
+    /// (`isSectionChanged`) always moves.
     ///
-    /// - Complexity: O(*k* log *k*) for *k* touched rows, independent of the list's length.
-    @inlinable static func _compute(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, edited: _EditedRows) -> Self {
+    /// - Complexity: O(*k* log *k*) for *k* touched rows, independent of the list's length;
+    ///   O(*k* log *n*) more with `isSectionChanged`, to read the rows it compares.
+    @inlinable static func _compute(
+        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, edited: _EditedRows,
+        isSectionChanged: ((Item, Item) -> Bool)? = nil
+    ) -> Self {
         let owners = edited.oldOffsets.count
         // How many touched rows come before each one in the new snapshot.
         var newRank = [Int](repeating: 0, count: owners)
@@ -59,7 +74,7 @@ extension ChangeBatch {
             let oldOffset = edited.oldOffsets[owner], newOffset = edited.newOffsets[owner]
             if newOffset < 0 {
                 deletions.append(oldOffset)
-            } else if oldOffset - rank == newOffset - newRank[owner] {
+            } else if oldOffset - rank == newOffset - newRank[owner], !(isSectionChanged?(old[oldOffset], new[newOffset]) ?? false) {
                 candidates.append(owner)
                 candidateOffsets.append(newOffset)
             } else {
@@ -95,12 +110,16 @@ extension ChangeBatch {
     ///
     /// When `movable` is given, only those rows may move: a touched survivor can stay
     /// only where the number of untouched survivors before it is the same in both
-    /// snapshots, as in the incremental path.
+    /// snapshots, as in the incremental path. A survivor that changed section
+    /// (`isSectionChanged`) always moves.
     ///
     /// - Complexity: O(*n* + *m*) comparisons, O(*u*) hashes for the *u* rows the walk
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
-    @inlinable static func _computeFull(from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?) -> Self {
+    @inlinable static func _computeFull(
+        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?,
+        isSectionChanged: ((Item, Item) -> Bool)? = nil
+    ) -> Self {
         let oldCount = old.count, newCount = new.count
         let less = new._storage.areInIncreasingOrder
         var sourceOfNew = [Int](repeating: -1, count: newCount)
@@ -113,11 +132,17 @@ extension ChangeBatch {
         var isReloaded = [Bool](repeating: false, count: newCount)
         // With `movable`: per new offset, whether the row survives and was not touched.
         var isUntouchedAt = [Bool](repeating: false, count: movable == nil ? 0 : newCount)
+        // For a sectioned list: per new offset, whether the row survives in another section.
+        var isSectionChangedAt = [Bool](repeating: false, count: isSectionChanged == nil ? 0 : newCount)
         func pair(_ oldOffset: Int, _ oldRow: Item, with newOffset: Int, _ newRow: Item) {
             sourceOfNew[newOffset] = oldOffset
             survivesOld[oldOffset] = true
             isReloaded[newOffset] = !oldRow.isContentEqual(to: newRow)
             if let movable { isUntouchedAt[newOffset] = !movable.contains(newRow.id) }
+            if let isSectionChanged { isSectionChangedAt[newOffset] = isSectionChanged(oldRow, newRow) }
+        }
+        func mustMove(_ survivor: (old: Int, new: Int)) -> Bool {
+            isSectionChanged != nil && isSectionChangedAt[survivor.new]
         }
         // The same id on both sides pairs at once; only different ids need the order.
         // Each row is read from its leaf into a local once per step of the walk.
@@ -202,7 +227,7 @@ extension ChangeBatch {
             for survivor in survivors {
                 if isUntouchedAt[survivor.new] {
                     untouchedBeforeNew += 1
-                } else if untouchedBeforeOld[survivor.old] == untouchedBeforeNew {
+                } else if untouchedBeforeOld[survivor.old] == untouchedBeforeNew, !mustMove(survivor) {
                     candidates.append(survivor)
                 } else {
                     moves.append(ListMove(from: survivor.old, to: survivor.new))
@@ -214,6 +239,17 @@ extension ChangeBatch {
                 moves.append(ListMove(from: candidate.old, to: candidate.new))
             }
             moves.sort { $0.to < $1.to }
+        } else if isSectionChanged != nil {
+            // Rows that changed section always move; the others stay as a longest
+            // increasing subsequence among themselves.
+            let stayable = survivors.filter { !mustMove($0) }
+            var isKeptAt = [Bool](repeating: false, count: newCount)
+            for (survivor, isKept) in zip(stayable, _longestIncreasingSubsequenceMask(stayable.map(\.old))) where isKept {
+                isKeptAt[survivor.new] = true
+            }
+            for survivor in survivors where !isKeptAt[survivor.new] {
+                moves.append(ListMove(from: survivor.old, to: survivor.new))
+            }
         } else {
             let kept = _longestIncreasingSubsequenceMask(survivors.map(\.old))
             for (survivor, isKept) in zip(survivors, kept) where !isKept {

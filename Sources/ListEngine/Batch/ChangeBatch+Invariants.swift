@@ -27,16 +27,28 @@ extension ChangeBatch {
 }
 
 extension ChangeBatch {
-    /// Traps unless only touched rows move and no fewer moves would do (invariant 3).
+    /// Traps unless only touched rows move and no fewer moves would do (invariant 3;
+    /// S3 for a sectioned list, whose rows that changed section must all move).
     /// Costs O(*n* log *n*); meant for tests and `LIST_INTERNAL_CHECKS` builds.
     ///
-    /// - Parameter isTouched: whether the row at an offset of `old` was named by the
-    ///   batch's calls, and so may move.
-    @inlinable func _checkMovesAreMinimal(isTouched: (Int) -> Bool) {
+    /// - Parameters:
+    ///   - isTouched: whether the row at an offset of `old` was named by the batch's
+    ///     calls, and so may move.
+    ///   - isSectionChanged: for a sectioned list, whether a row that was the first item
+    ///     and is the second changed section.
+    @inlinable func _checkMovesAreMinimal(isTouched: (Int) -> Bool, isSectionChanged: ((Item, Item) -> Bool)? = nil) {
         for move in moves {
             precondition(isTouched(move.from), "row \(move.from) moved but was not named by the calls: \(self)")
         }
-        guard let minimum = _minimumMoveCount(isTouched: isTouched) else {
+        if let isSectionChanged {
+            let moved = Set(moves.map(\.to))
+            for (offset, row) in new.enumerated() {
+                if let oldRow = old[id: row.id], isSectionChanged(oldRow, row) {
+                    precondition(moved.contains(offset), "row \(offset) changed section but did not move: \(self)")
+                }
+            }
+        }
+        guard let minimum = _minimumMoveCount(isTouched: isTouched, isSectionChanged: isSectionChanged) else {
             preconditionFailure("rows that were not named by the calls changed their order: \(self)")
         }
         precondition(moves.count == minimum, "\(moves.count) moves where \(minimum) would do: \(self)")
@@ -49,17 +61,26 @@ extension ChangeBatch {
     /// put as a heaviest subsequence whose new offsets increase in old order, an
     /// untouched row weighing more than all touched rows together (so every untouched
     /// row stays); every touched row left out of it moves. Rows whose id is not equal
-    /// to itself are never found in `new` and count as deleted and inserted.
+    /// to itself are never found in `new` and count as deleted and inserted. Rows that
+    /// changed section (`isSectionChanged`) weigh nothing: they are left out and move.
     ///
-    /// - Parameter isTouched: whether the row at an offset of `old` may move.
+    /// - Parameters:
+    ///   - isTouched: whether the row at an offset of `old` may move.
+    ///   - isSectionChanged: for a sectioned list, whether a row changed section.
     /// - Complexity: O(*n* log *n*) for *n* rows, plus O(*n*) hashes.
-    @inlinable func _minimumMoveCount(isTouched: (Int) -> Bool) -> Int? {
+    @inlinable func _minimumMoveCount(isTouched: (Int) -> Bool, isSectionChanged: ((Item, Item) -> Bool)? = nil) -> Int? {
         var newOffsets: [Item.ID: Int] = [:]
         newOffsets.reserveCapacity(new.count)
         for (offset, row) in new.enumerated() { newOffsets[row.id] = offset }
         var survivors: [(newOffset: Int, isTouched: Bool)] = []
+        var sectionChangers = 0
         for (offset, row) in old.enumerated() {
-            if let newOffset = newOffsets[row.id] { survivors.append((newOffset, isTouched(offset))) }
+            guard let newOffset = newOffsets[row.id] else { continue }
+            if let isSectionChanged, isSectionChanged(row, new[newOffset]) {
+                sectionChangers += 1
+                continue
+            }
+            survivors.append((newOffset, isTouched(offset)))
         }
         let heavy = survivors.count + 1
         // best[i] (a Fenwick tree over new offsets, for maxima): the heaviest increasing
@@ -88,7 +109,7 @@ extension ChangeBatch {
             }
         }
         let keptTouched = heaviest(below: new.count) - untouched * heavy
-        return survivors.count - untouched - keptTouched
+        return survivors.count - untouched - keptTouched + sectionChangers
     }
 }
 

@@ -43,6 +43,9 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
     public let moves: [ListMove]
     /// Ascending offsets in `new` of rows in both snapshots whose content changed.
     public let reloads: [Int]
+    /// The batch in index paths, for a sectioned list (see ``_Sectioning``); `nil`
+    /// otherwise, and for attach batches.
+    @usableFromInline var _sectioned: _AnySections? = nil
 
     /// Creates a batch from its parts. The parts must describe the step from `old` to `new`.
     ///

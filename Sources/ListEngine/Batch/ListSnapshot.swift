@@ -17,9 +17,14 @@ public struct ListSnapshot<Item: Hashable & DataSourceComparable>: Sendable {
     /// increments it by one.
     public let version: Int
 
-    @inlinable init(_storage: _ListStorage<Item>, version: Int) {
+    /// The sections of a sectioned list's rows (see ``_Sectioning``); `nil` for a list
+    /// that is not sectioned, and for the empty version 0.
+    @usableFromInline let _sections: _AnySections?
+
+    @inlinable init(_storage: _ListStorage<Item>, version: Int, sections: _AnySections? = nil) {
         self._storage = _storage
         self.version = version
+        self._sections = sections
     }
 
     /// The empty snapshot at version 0, ordered by `comparator`.

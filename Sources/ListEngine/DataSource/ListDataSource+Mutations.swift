@@ -57,6 +57,9 @@ extension ListDataSource {
 
     /// Re-sorts the rows stably under a new order, which also orders later additions.
     ///
+    /// The ``SectionedListDataSource/rows`` of a sectioned list stay grouped by section:
+    /// the new order applies within each section.
+    ///
     /// - Parameter areInIncreasingOrder: the new row order.
     /// - Complexity: O(*n* log *n*) on the diff queue; the batch moves the fewest rows.
     @inlinable public func sort(by areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {

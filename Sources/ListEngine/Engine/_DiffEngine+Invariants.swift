@@ -12,7 +12,12 @@ extension _DiffEngine {
         #if LIST_INTERNAL_CHECKS
         _assertOnQueue()
         batch._checkInvariants()
-        batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old))
+        if let sectioning {
+            batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old)) { sectioning.isSectionChanged(from: $0, to: $1) }
+            sectioning.checkInvariants(of: batch)
+        } else {
+            batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old))
+        }
         if !batch.new._storage._isSorted {
             orderViolations.add(1, ordering: .relaxed)
         }

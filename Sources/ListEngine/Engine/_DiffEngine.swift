@@ -26,11 +26,15 @@ import Synchronization
     @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
+    /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a
+    /// list without sections.
+    @usableFromInline let sectioning: (any _Sectioning<Item>)?
 
-    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>, queue: DispatchQueue) {
+    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>, queue: DispatchQueue, sectioning: (any _Sectioning<Item>)? = nil) {
         self.storage = storage
         self.published = published
         self.queue = queue
+        self.sectioning = sectioning
     }
 
     // MARK: - Steps
@@ -115,10 +119,11 @@ import Synchronization
         touched = .all
     }
 
-    /// Re-sorts the rows under a new order; every row counts as touched.
+    /// Re-sorts the rows under a new order (within sections, for a sectioned list);
+    /// every row counts as touched.
     @inlinable func sort(by comparator: @escaping @Sendable (Item, Item) -> Bool) {
         _assertOnQueue()
-        storage.sort(by: comparator)
+        storage.sort(by: sectioning?.sectionMajor(comparator) ?? comparator)
         touched = .all
     }
 
@@ -193,13 +198,15 @@ import Synchronization
         self.touched = nil
         let old = published
         let candidate = ListSnapshot(_storage: storage, version: old.version + 1)
-        let batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched)
+        let isSectionChanged = sectioning.map { sectioning in { sectioning.isSectionChanged(from: $0, to: $1) } }
+        var batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched, isSectionChanged: isSectionChanged)
         // Nothing visible changed: the published snapshot, the one renderers have, stays,
         // so the next batch's `old` is identical to it (its order, if a sort changed it,
         // is the one its rows are sorted by).
         guard !batch.isEmpty else { return nil }
+        if let sectioning { batch = sectioning.sectioned(batch) }
         _checkInvariants(of: batch, touched: touched)
-        published = candidate
+        published = batch.new
         return batch
     }
 

@@ -1,0 +1,239 @@
+/// The sectioning of a ``SectionedListDataSource``: each item's section key, and how
+/// sections and index paths follow from the flat rows.
+///
+/// Sections are not stored with counts: a section's rows are found in the flat rows,
+/// which are section-major, by searching for where its key begins. What is stored per
+/// snapshot is only the ascending keys, in a copy-on-write counted B-tree
+/// (``_SectionKeys``), so a batch changes O(log *s*) nodes per section it adds or removes
+/// and snapshots share the rest.
+@usableFromInline struct _SectionRule<Section: Hashable & Comparable & Sendable, Item: Hashable & DataSourceComparable>: _Sectioning {
+    /// Each item's section key.
+    @usableFromInline let sectionOf: @Sendable (Item) -> Section
+
+    @inlinable init(sectionOf: @escaping @Sendable (Item) -> Section) {
+        self.sectionOf = sectionOf
+    }
+
+    @inlinable func isSectionChanged(from old: Item, to new: Item) -> Bool {
+        sectionOf(old) != sectionOf(new)
+    }
+
+    @inlinable func sectionMajor(_ order: (@Sendable (Item, Item) -> Bool)?) -> @Sendable (Item, Item) -> Bool {
+        let sectionOf = sectionOf
+        if let order {
+            return { lhs, rhs in
+                let left = sectionOf(lhs), right = sectionOf(rhs)
+                return left < right || (left == right && order(lhs, rhs))
+            }
+        }
+        return { lhs, rhs in
+            let left = sectionOf(lhs), right = sectionOf(rhs)
+            return left < right || (left == right && lhs < rhs)
+        }
+    }
+
+    @inlinable func sections(of storage: _ListStorage<Item>) -> _AnySections {
+        _SectionKeys(keys: _keys(walking: storage.rows))
+    }
+
+    /// The distinct keys of `rows`, which are section-major.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable func _keys(walking rows: _CountedBTree<Item>) -> _CountedBTree<Section> {
+        var keys: [Section] = []
+        for row in rows {
+            let key = sectionOf(row)
+            if keys.last != key { keys.append(key) }
+        }
+        return _CountedBTree(keys)
+    }
+
+    /// The section keys of `rows`: the ones stored with it, or found by a walk.
+    ///
+    /// - Complexity: O(1) for a snapshot of a sectioned list; O(*n*) otherwise.
+    @inlinable func keys(of rows: ListSnapshot<Item>) -> _CountedBTree<Section> {
+        if let stored = rows._sections as? _SectionKeys<Section> { return stored.keys }
+        return _keys(walking: rows._storage.rows)
+    }
+
+    /// `rows` as a sectioned snapshot.
+    ///
+    /// - Complexity: O(1) for a snapshot of a sectioned list.
+    @inlinable func snapshot(of rows: ListSnapshot<Item>) -> SectionedSnapshot<Section, Item> {
+        SectionedSnapshot(rows: rows, keys: keys(of: rows), sectionOf: sectionOf)
+    }
+
+    @inlinable func sectioned(_ batch: ChangeBatch<Item>) -> ChangeBatch<Item> {
+        let parts = parts(of: batch, newKeys: nil)
+        let new = ListSnapshot(_storage: batch.new._storage, version: batch.new.version, sections: _SectionKeys(keys: parts.newKeys))
+        var sectioned = ChangeBatch(
+            old: batch.old, new: new, deletions: batch.deletions, insertions: batch.insertions, moves: batch.moves, reloads: batch.reloads
+        )
+        sectioned._sectioned = parts
+        return sectioned
+    }
+
+    /// The index-path form of `batch`: the one attached to it, or computed now.
+    ///
+    /// - Complexity: O(1) when attached; otherwise as ``parts(of:newKeys:)``.
+    @inlinable func indexPathForm(of batch: ChangeBatch<Item>) -> _SectionedParts<Section> {
+        if let attached = batch._sectioned as? _SectionedParts<Section> { return attached }
+        return parts(of: batch, newKeys: batch.new._sections == nil ? nil : keys(of: batch.new))
+    }
+
+    /// The sets of `batch` in index paths, and the section keys of its `new` snapshot
+    /// (given, or derived from the old keys and the rows that changed).
+    ///
+    /// The changed rows are grouped by section with one search per group for its range
+    /// of flat rows, so rows in a section already found cost O(1) each. A key whose rows
+    /// all left is gone if `new` holds none of it; a key rows arrived in is new if `old`
+    /// did not have it.
+    ///
+    /// - Complexity: O(*k* log *k* + *g* (log *n* + log *s*)) for *k* changed rows in *g*
+    ///   distinct sections, *n* rows and *s* sections.
+    @inlinable func parts(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
+        let oldKeys = keys(of: batch.old)
+        let moveSources = batch.moves.map(\.from).sorted()
+        let oldGroups = _SectionGroups(rows: batch.old, sectionOf: sectionOf, offsets: _mergedAscending(batch.deletions, moveSources))
+        let newGroups = _SectionGroups(
+            rows: batch.new, sectionOf: sectionOf,
+            offsets: _mergedAscending(_mergedAscending(batch.insertions, batch.moves.map(\.to).sorted()), batch.reloads)
+        )
+        let oldSnapshot = SectionedSnapshot(rows: batch.old, keys: oldKeys, sectionOf: sectionOf)
+
+        // Keys that rows left and that `new` no longer holds; keys rows arrived in that
+        // `old` did not hold. Both ascending.
+        var gone: [Section] = [], goneOffsets: [Int] = []
+        for group in oldGroups.groups {
+            let start = _firstRow(of: group.key, in: batch.new)
+            if start == batch.new.count || sectionOf(batch.new[start]) != group.key {
+                gone.append(group.key)
+                guard let offset = oldSnapshot.sectionIndex(of: group.key) else { preconditionFailure("old rows hold a key their sections lack") }
+                goneOffsets.append(offset)
+            }
+        }
+        var added: [Section] = []
+        for group in newGroups.groups where oldSnapshot.sectionIndex(of: group.key) == nil {
+            added.append(group.key)
+        }
+        let newKeys: _CountedBTree<Section>
+        if let givenNewKeys {
+            newKeys = givenNewKeys
+        } else {
+            var keys = oldKeys
+            for offset in goneOffsets.reversed() { _ = keys.remove(at: offset) }
+            for key in added { keys.insert(key, at: keys.partitioningIndex { !($0 < key) }) }
+            newKeys = keys
+        }
+        let addedOffsets = added.map { key in newKeys.partitioningIndex { !($0 < key) } }
+
+        let oldSections = oldGroups.groups.map { oldKeys.partitioningIndex(where: { [key = $0.key] in !($0 < key) }) }
+        let newSections = newGroups.groups.map { newKeys.partitioningIndex(where: { [key = $0.key] in !($0 < key) }) }
+        let itemDeletions = batch.deletions.map { oldGroups.indexPath(ofRowAt: $0, sections: oldSections) }
+        let itemInsertions = batch.insertions.map { newGroups.indexPath(ofRowAt: $0, sections: newSections) }
+        let itemReloads = batch.reloads.map { newGroups.indexPath(ofRowAt: $0, sections: newSections) }
+        let itemMoves = batch.moves.map {
+            ListIndexPathMove(from: oldGroups.indexPath(ofRowAt: $0.from, sections: oldSections), to: newGroups.indexPath(ofRowAt: $0.to, sections: newSections))
+        }
+        return _SectionedParts(
+            newKeys: newKeys, sectionDeletions: goneOffsets, sectionInsertions: addedOffsets,
+            itemDeletions: itemDeletions, itemInsertions: itemInsertions, itemMoves: itemMoves, itemReloads: itemReloads
+        )
+    }
+
+    /// The flat offset of the first row of `rows` whose key is not below `key`.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable func _firstRow(of key: Section, in rows: ListSnapshot<Item>) -> Int {
+        let sectionOf = sectionOf
+        return rows._storage.rows.partitioningIndex { !(sectionOf($0) < key) }
+    }
+}
+
+/// The ascending keys of one snapshot's sections, as carried by a flat ``ListSnapshot``.
+@usableFromInline final class _SectionKeys<Section: Sendable>: Sendable {
+    @usableFromInline let keys: _CountedBTree<Section>
+
+    @inlinable init(keys: _CountedBTree<Section>) {
+        self.keys = keys
+    }
+}
+
+/// A batch's sets in index paths, and the section keys of its `new` snapshot, as carried
+/// by a flat ``ChangeBatch``.
+@usableFromInline final class _SectionedParts<Section: Sendable>: Sendable {
+    @usableFromInline let newKeys: _CountedBTree<Section>
+    @usableFromInline let sectionDeletions: [Int]
+    @usableFromInline let sectionInsertions: [Int]
+    @usableFromInline let itemDeletions: [ListIndexPath]
+    @usableFromInline let itemInsertions: [ListIndexPath]
+    @usableFromInline let itemMoves: [ListIndexPathMove]
+    @usableFromInline let itemReloads: [ListIndexPath]
+
+    @inlinable init(
+        newKeys: _CountedBTree<Section>, sectionDeletions: [Int], sectionInsertions: [Int], itemDeletions: [ListIndexPath],
+        itemInsertions: [ListIndexPath], itemMoves: [ListIndexPathMove], itemReloads: [ListIndexPath]
+    ) {
+        self.newKeys = newKeys
+        self.sectionDeletions = sectionDeletions
+        self.sectionInsertions = sectionInsertions
+        self.itemDeletions = itemDeletions
+        self.itemInsertions = itemInsertions
+        self.itemMoves = itemMoves
+        self.itemReloads = itemReloads
+    }
+}
+
+/// Rows of one snapshot, given by ascending flat offsets, grouped by section: each
+/// group's key and range of flat rows.
+@usableFromInline struct _SectionGroups<Section: Hashable & Comparable & Sendable, Item: Hashable & DataSourceComparable> {
+    /// The groups, ascending by key.
+    @usableFromInline var groups: [(key: Section, rows: Range<Int>)] = []
+
+    /// Groups `offsets` (ascending, duplicates allowed) of `rows`.
+    ///
+    /// - Complexity: O(*k* + *g* log *n*) for *k* offsets in *g* sections.
+    @inlinable init(rows: ListSnapshot<Item>, sectionOf: @Sendable (Item) -> Section, offsets: [Int]) {
+        let tree = rows._storage.rows
+        for offset in offsets {
+            if let last = groups.last, last.rows.contains(offset) { continue }
+            let key = sectionOf(rows[offset])
+            let start = tree.partitioningIndex { !(sectionOf($0) < key) }
+            let end = tree.partitioningIndex { key < sectionOf($0) }
+            groups.append((key, start ..< end))
+        }
+    }
+
+    /// The index path of the row at flat `offset`, one of the grouped offsets, given each
+    /// group's section offset.
+    ///
+    /// - Complexity: O(log *g*).
+    @inlinable func indexPath(ofRowAt offset: Int, sections: [Int]) -> ListIndexPath {
+        var low = 0, high = groups.count
+        while low < high {
+            let mid = (low + high) / 2
+            if groups[mid].rows.upperBound <= offset { low = mid + 1 } else { high = mid }
+        }
+        precondition(low < groups.count && groups[low].rows.contains(offset), "row \(offset) is not in a grouped section")
+        return ListIndexPath(section: sections[low], item: offset - groups[low].rows.lowerBound)
+    }
+}
+
+/// The elements of two ascending arrays, ascending.
+///
+/// - Complexity: O(*a* + *b*).
+@inlinable func _mergedAscending(_ first: [Int], _ second: [Int]) -> [Int] {
+    var merged: [Int] = []
+    merged.reserveCapacity(first.count + second.count)
+    var i = 0, j = 0
+    while i < first.count || j < second.count {
+        if j == second.count || (i < first.count && first[i] <= second[j]) {
+            merged.append(first[i])
+            i += 1
+        } else {
+            merged.append(second[j])
+            j += 1
+        }
+    }
+    return merged
+}
