@@ -31,6 +31,7 @@ PLAYER_COUNT = 3000
 PAGE_SIZE = 50
 FEED_LENGTH = 2000
 MAX_SCORE = 99_999
+SCORE_SKEW = 1.6  # scores are MAX_SCORE * u ** SCORE_SKEW, u uniform: low scores are common
 
 COUNTRIES = [
     "US", "GB", "DE", "FR", "SE", "NO", "DK", "FI", "NL", "ES",
@@ -157,7 +158,7 @@ def make_name(rng):
 
 def make_score(rng):
     # Skewed towards lower scores, so the top of the board is sparse.
-    score = int(MAX_SCORE * (rng.random() ** 1.6))
+    score = int(MAX_SCORE * (rng.random() ** SCORE_SKEW))
     roll = rng.random()
     if roll < 0.30:
         score = (score // 100) * 100          # many ties
@@ -199,7 +200,23 @@ def make_players(rng):
 # Live feed
 # --------------------------------------------------------------------------
 
-def make_feed(rng, players):
+def score_after_step(score, step):
+    """The score after a step of the player's rank position, `step` in [-1, 1].
+
+    Scores are `MAX_SCORE * u ** SCORE_SKEW` for a position u in [0, 1], as in
+    make_score. Each change moves u by a symmetric step, reflected at 0 and 1, so
+    a player is as likely to fall as to rise: the scores keep the spread of
+    make_score however long the feed runs, instead of drifting to a bound.
+    """
+    u = (score / MAX_SCORE) ** (1 / SCORE_SKEW) + step
+    if u > 1:
+        u = 2 - u
+    if u < 0:
+        u = -u
+    return max(0, min(MAX_SCORE, int(MAX_SCORE * u ** SCORE_SKEW)))
+
+
+def make_feed(rng, players, length=FEED_LENGTH):
     state = {p["id"]: dict(p) for p in players}
     order = sorted(server_key(p) for p in players)      # sorted server keys
     active = [p["id"] for p in players]                  # for uniform picks
@@ -216,7 +233,7 @@ def make_feed(rng, players):
     def top_ids(n):
         return [k[1] for k in order[:n]]
 
-    while len(events) < FEED_LENGTH:
+    while len(events) < length:
         roll = rng.random()
         if roll < 0.08:
             pid = "p%05d" % next_join
@@ -241,13 +258,10 @@ def make_feed(rng, players):
             near_top = rng.random() < 0.75
             pid = rng.choice(top_ids(60) if near_top else active)
             old = state[pid]["score"]
-            if near_top:
-                new = old + rng.randint(-2500, 4000)
-            else:
-                new = old + rng.randint(-5000, 15000)
+            step = rng.uniform(-0.02, 0.02) if near_top else rng.uniform(-0.06, 0.06)
+            new = score_after_step(old, step)
             if rng.random() < 0.2:
                 new = (new // 100) * 100
-            new = max(0, min(MAX_SCORE, new))
             if new == old:
                 new = old - 1 if old == MAX_SCORE else old + 1
             set_score(pid, new)

@@ -7,7 +7,9 @@ Run from the repository root:
 import filecmp
 import http.client
 import json
+import importlib.util
 import os
+import random
 import re
 import select
 import signal
@@ -535,6 +537,32 @@ class FixtureTests(unittest.TestCase):
         self.assertTrue(ops["join"] and ops["leave"])
         with open(os.path.join(HERE, "leaderboard", "feed-final.json"), encoding="utf-8") as f:
             self.assertEqual(json.load(f), sorted(state.values(), key=server_key))
+
+    def test_a_long_feed_keeps_scores_spread(self):
+        # Ten times the fixture feed, from the same seed: score changes neither drift
+        # towards a bound nor pile up there, so every tier keeps players and the top
+        # rows do not all sit at 99,999.
+        spec = importlib.util.spec_from_file_location("generate", GENERATE)
+        generate = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(generate)
+        rng = random.Random(generate.SEED)
+        players = generate.make_players(rng)
+        events, _ = generate.make_feed(rng, players, length=20_000)
+        state = {p["id"]: p["score"] for p in players}
+        floors = (90_000, 75_000, 50_000, 25_000, 0)
+        for index, e in enumerate(events):
+            if e["op"] == "score":
+                state[e["id"]] = e["score"]
+            elif e["op"] == "join":
+                state[e["player"]["id"]] = e["player"]["score"]
+            else:
+                del state[e["id"]]
+            if index % 1_000 == 999:
+                scores = list(state.values())
+                tiers = [sum(1 for s in scores if s >= floor) for floor in floors]
+                tiers = [n - above for n, above in zip(tiers, [0] + tiers[:-1])]
+                self.assertTrue(all(tiers), (index, tiers))
+                self.assertLessEqual(scores.count(99_999), len(scores) // 1_000, index)
 
     def test_malformed_files(self):
         def read(name):

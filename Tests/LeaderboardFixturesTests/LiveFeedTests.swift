@@ -19,6 +19,45 @@ import Testing
         #expect(Array(await board.flush()) == (try fixtures.loadFinalPlayers()))
     }
 
+    /// The demos play the fixture feed round after round, each round from the live state.
+    /// Over 100,000 events (50 rounds) the scores must stay spread: every tier keeps
+    /// players after every event, and the top rows do not pile up at the maximum score
+    /// (at most 0.1% of the players there; the fixture roster starts with two).
+    @Test func replayingTheFeedForAHundredThousandEventsKeepsScoresSpread() throws {
+        let feed = try LiveFeed(directory: FixtureDirectory.locate())
+        let maximum = 99_999
+        var players = Dictionary(feed.roster.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        var perTier = Dictionary(grouping: players.values, by: \.tier).mapValues(\.count)
+        var atMaximum = players.values.count { $0.score == maximum }
+        var fewestPerTier = perTier
+        var mostAtMaximum = (count: atMaximum, players: players.count, event: -1)
+        for index in 0 ..< 100_000 {
+            let event = feed.events[index % feed.events.count]
+            let before: Player? = switch event {
+            case .score(let id, _), .leave(let id): players[id]
+            case .join: nil
+            }
+            guard let change = event.apply(to: &players) else { continue }
+            if let before {
+                perTier[before.tier, default: 0] -= 1
+                if before.score == maximum { atMaximum -= 1 }
+            }
+            if case .add(let player) = change {
+                perTier[player.tier, default: 0] += 1
+                if player.score == maximum { atMaximum += 1 }
+            }
+            for (tier, count) in perTier where count < fewestPerTier[tier, default: .max] { fewestPerTier[tier] = count }
+            if atMaximum * mostAtMaximum.players > mostAtMaximum.count * players.count {
+                mostAtMaximum = (atMaximum, players.count, index)
+            }
+        }
+        #expect(perTier == Dictionary(grouping: players.values, by: \.tier).mapValues(\.count), "the running counts are right")
+        for tier in LeaderboardTier.allCases {
+            #expect(fewestPerTier[tier, default: 0] > 0, "\(tier.name) emptied")
+        }
+        #expect(mostAtMaximum.count * 1_000 <= mostAtMaximum.players, "\(mostAtMaximum.count) of \(mostAtMaximum.players) players at \(maximum) after event \(mostAtMaximum.event)")
+    }
+
     @Test func aRepeatedRosterIdIsOnePlayerTheLastRowWinning() async throws {
         let first = Player(id: "p1", name: "A", score: 10, country: "US")
         let second = Player(id: "p1", name: "A2", score: 20, country: "US")
