@@ -1,6 +1,7 @@
 import Dispatch
 import ListEngine
 import ListTestSupport
+import Synchronization
 import Testing
 
 /// Directed cases of sectioned lists: derived sections, index paths, minimal moves in
@@ -139,5 +140,56 @@ import Testing
         list.add([TestRow(id: 1, key: 3), TestRow(id: 2, key: 7)])
         _ = await list.flush()
         #expect(table.sections == [1, 3])
+    }
+}
+
+/// The Sections article's example, compiled and run.
+@Suite struct SectionsArticleExampleTests {
+    struct Message: Hashable, DataSourceComparable {
+        var id: String
+        var day: Int
+        var time: Int
+        var text: String
+        static func < (lhs: Message, rhs: Message) -> Bool { lhs.time > rhs.time }
+    }
+
+    final class Outline: SectionedListRenderer {
+        let sections = Mutex<[[Message]]>([])
+
+        func render(_ batch: SectionedChangeBatch<Int, Message>) {
+            sections.withLock { sections in
+                for step in batch.steps {
+                    switch step {
+                    case .insertSection(_, let offset): sections.insert([], at: offset)
+                    case .removeSection(let offset): sections.remove(at: offset)
+                    case .insert(let item, let path): sections[path.section].insert(item, at: path.item)
+                    case .remove(let path): sections[path.section].remove(at: path.item)
+                    case .move(let from, let to):
+                        let item = sections[from.section].remove(at: from.item)
+                        sections[to.section].insert(item, at: to.item)
+                    case .reload(let item, let path): sections[path.section][path.item] = item
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the inbox of the Sections article groups by day, newest first, and the outline follows it")
+    func inbox() async {
+        let inbox = SectionedListDataSource<Int, Message>(sectionedBy: { -$0.day })
+        let outline = Outline()
+        inbox.attach(outline)
+        inbox.add([Message(id: "m1", day: 20_000, time: 30, text: "Lunch?"),
+                   Message(id: "m2", day: 20_001, time: 10, text: "Call me"),
+                   Message(id: "m3", day: 20_001, time: 50, text: "Running late")])
+        let snapshot = await inbox.flush()
+        #expect(snapshot.sections.map(\.key) == [-20_001, -20_000])
+        #expect(snapshot.sections.map(\.rows) == [0..<2, 2..<3])
+        #expect(snapshot.rows.map(\.id) == ["m3", "m2", "m1"])
+        #expect(snapshot.indexPath(of: "m2") == ListIndexPath(section: 0, item: 1))
+        #expect(outline.sections.withLock { $0.map { $0.map(\.id) } } == [["m3", "m2"], ["m1"]])
+        inbox.update(id: "m1") { $0.day = 20_001 }  // the older day empties and goes
+        _ = await inbox.flush()
+        #expect(outline.sections.withLock { $0.map { $0.map(\.id) } } == [["m3", "m1", "m2"]])
     }
 }

@@ -102,6 +102,9 @@ final class BatchObserver: ListRenderer {
         wait(until: { $0.version >= version }, spinning: spinning)
     }
 
+    /// The latest delivered snapshot, or `nil` before the attach batch.
+    var latest: ListSnapshot<Row>? { state.withLock { $0.latest } }
+
     /// The version of the latest delivered snapshot (0 before the attach batch).
     var latestVersion: Int { state.withLock { $0.latest?.version ?? 0 } }
 

@@ -9,6 +9,7 @@ import Benchmark
 /// - `Floors.swift`: `floor-merge-walk-1m`, `floor-sort-1m`, `floor-dictionary-100k`.
 /// - `Baselines.swift`: `t21-style`, `stdlib-difference`.
 /// - `BatchScenarios.swift`: `sorted1m-batch`, `single-upsert-1m`.
+/// - `SectionedScenarios.swift`: `sectioned-sorted1m-batch`, `sectioned-single-upsert-1m`.
 /// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
 /// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
 /// - `References.swift`: `copy-touched-leaves-1m`, `find-changed-rows-1m` and
@@ -18,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFloors()
     registerBaselines()
     registerBatchScenarios()
+    registerSectionedScenarios()
     registerReplaceScenarios()
     registerLoadScenarios()
     registerReferences()

@@ -28,6 +28,8 @@ struct Row {
 let rows: [Row] = [
     Row(scenario: "sorted1m-batch", floor: "floor-merge-walk-1m", target: 3),
     Row(scenario: "single-upsert-1m", floor: "floor-merge-walk-1m", target: 0.01),
+    Row(scenario: "sectioned-sorted1m-batch", floor: "sorted1m-batch", target: 1.25),
+    Row(scenario: "sectioned-single-upsert-1m", floor: "single-upsert-1m", target: 1.25),
     Row(scenario: "replace-100k", floor: "floor-dictionary-100k", target: 6),
     Row(scenario: "replace-100k-updates", floor: "floor-dictionary-100k", target: 6),
     Row(scenario: "resort-100k", floor: nil, target: nil),
