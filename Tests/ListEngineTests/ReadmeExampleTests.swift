@@ -30,5 +30,13 @@ private struct Message: Hashable, DataSourceComparable {
         let rows = await inbox.flush()      // [1 "hi" read]; table.rows is the same
         #expect(Array(rows) == [Message(id: 1, text: "hi", isRead: true, sentAt: 1)])
         #expect(await table.rows == Array(rows))
+
+        // Grouped by day, newest first; a SectionedListRenderer gets batches in index paths
+        let days = SectionedListDataSource<Int, Message>(sectionedBy: { -$0.sentAt / 86_400 })
+        days.add([Message(id: 3, text: "old", sentAt: 10), Message(id: 4, text: "new", sentAt: 90_000)])
+        let grouped = await days.flush()    // sections -1: [4], 0: [3]; indexPath(of: 3) is 1.0
+        #expect(grouped.sections.map(\.key) == [-1, 0])
+        #expect(grouped.sections.map { $0.rows.map { grouped.rows[$0].id } } == [[4], [3]])
+        #expect(grouped.indexPath(of: 3) == ListIndexPath(section: 1, item: 0))
     }
 }
