@@ -57,6 +57,9 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         var mode: TerminalRenderMode
         var status = TerminalStatus()
         var header: StyledText?
+        /// The title of the section at an offset in the sections of the viewport's
+        /// snapshot; set by each sectioned batch, `nil` after a flat one.
+        var sectionTitle: (@Sendable (Int) -> String)?
         /// What the screen shows (ANSI mode), or `nil` when it must be drawn in full.
         var screen: [[ScreenCell]]?
         var framesWritten = 0
@@ -118,7 +121,10 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     ///   the *h* visible rows of *n* and O(*h* · *c* + *h*²) to compare them with the *c*
     ///   columns on screen. Independent of the length of the list beyond the logarithm.
     public func render(_ batch: ChangeBatch<Item>) {
-        _update(plainFrame: true) { $0.viewport.apply(batch) }
+        _update(plainFrame: true) {
+            $0.viewport.apply(batch)
+            $0.sectionTitle = nil
+        }
     }
 
     /// Sets how many rows and columns the screen has, and draws it anew.
