@@ -155,6 +155,19 @@ import Testing
         guard let latest else { return passed }
         let expected = expectedLines(latest, viewport: viewport)
         expect(viewport.lines == expected, "seed \(seed) step \(step) after \(what): lines \(viewport.lines), expected \(expected)")
+        // Never scrolled past the lowest top that shows the end; navigation shows the selection.
+        let count = latest.rows.count
+        if viewport.showsSectionHeaders && viewport.height >= 2 && count > 0 {
+            let lowest = (0..<count).first { top in
+                let lines = expectedLines(latest, viewport: viewport, top: top)
+                return lines.contains(.row(count - 1)) && (!viewport.hasTrailingRow || viewport.height < 3 || lines.contains(.trailingRow))
+            } ?? 0
+            expect(viewport.top <= lowest, "seed \(seed) step \(step) after \(what): top \(viewport.top) past \(lowest), the lowest that shows the end")
+            if what == "selectLast" { expect(viewport.top == lowest, "seed \(seed) step \(step): selectLast scrolled to \(viewport.top), not \(lowest)") }
+        }
+        if let selection = viewport.selection, ["move", "pageDown", "pageUp", "selectLast", "selectFirst"].contains(what), viewport.height > 0 {
+            expect(expected.contains(.row(selection)), "seed \(seed) step \(step) after \(what): selection \(selection) not in \(expected)")
+        }
         let layout = _Layout(size: renderer.size, hasHeader: renderer.header != nil)
         for (index, line) in expected.enumerated() where index < layout.listRows {
             let text: String
@@ -174,23 +187,24 @@ import Testing
     /// The viewport's lines by definition: every section's header followed by its rows,
     /// then the trailing row, read from the first visible row on, under the header of
     /// its section; or, without headers, the rows from the first visible one.
-    private func expectedLines(_ snapshot: SectionedSnapshot<Int, TestRow>, viewport: ListViewport<TestRow>) -> [ListViewport<TestRow>.Line] {
+    private func expectedLines(_ snapshot: SectionedSnapshot<Int, TestRow>, viewport: ListViewport<TestRow>, top: Int? = nil) -> [ListViewport<TestRow>.Line] {
         let count = snapshot.rows.count
+        let top = top ?? viewport.top
         var lines: [ListViewport<TestRow>.Line] = []
         if viewport.showsSectionHeaders && viewport.height >= 2 && count > 0 {
             var all: [ListViewport<TestRow>.Line] = []
             var sectionOfTop: ListViewport<TestRow>.Line?
             for (index, section) in snapshot.sections.enumerated() {
                 all.append(.sectionHeader(section: index, rows: section.rows))
-                if section.rows.contains(viewport.top) { sectionOfTop = .sectionHeader(section: index, rows: section.rows) }
+                if section.rows.contains(top) { sectionOfTop = .sectionHeader(section: index, rows: section.rows) }
                 all += section.rows.map { .row($0) }
             }
             if viewport.hasTrailingRow { all.append(.trailingRow) }
-            guard let sectionOfTop, let start = all.firstIndex(of: .row(viewport.top)) else { return [] }
+            guard let sectionOfTop, let start = all.firstIndex(of: .row(top)) else { return [] }
             lines = [sectionOfTop] + all[start...].prefix(viewport.height - 1)
         } else {
             for line in 0..<viewport.height {
-                let offset = viewport.top + line
+                let offset = top + line
                 lines.append(offset < count ? .row(offset) : offset == count && viewport.hasTrailingRow ? .trailingRow : .empty)
             }
         }
