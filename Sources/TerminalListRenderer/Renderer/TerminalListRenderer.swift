@@ -20,6 +20,12 @@
 /// one-row update writes the same bytes in a list of 100 rows as in one of 1,000,000,
 /// and rendering reads only the visible rows (O(log *n*) each).
 ///
+/// A `SectionedListDataSource` is shown through ``sectioned(title:)``: a header line
+/// with the title and row count of each section ("Diamond · 37") comes before its rows,
+/// and the header of the section of the first visible row stays pinned on the first
+/// line of the list while its rows scroll by (see ``ListViewport/lines``);
+/// ``showsSectionHeaders`` hides them. A flat list draws as it always has.
+///
 /// Rows stay put when rows are inserted or removed above them, and the selection
 /// follows its item (see ``ListViewport``). Navigation methods (``moveSelection(by:)``,
 /// ``pageDown()``, …) are safe to call from any thread; every call that changes the

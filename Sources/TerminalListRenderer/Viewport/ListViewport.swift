@@ -4,7 +4,7 @@
 /// optional selected row. It changes on two kinds of events, both `mutating` methods with
 /// no I/O, so tests can drive it one event at a time:
 ///
-/// - **Batches** (``apply(_:)``). The rows on screen stay where they are: the first
+/// - **Batches** (``apply(_:)-(ChangeBatch<Item>)``). The rows on screen stay where they are: the first
 ///   visible row that the batch neither removed nor moved keeps its screen position, so
 ///   rows inserted or removed *above* the viewport do not shift what the user is reading
 ///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
@@ -27,7 +27,7 @@
 /// }
 /// ```
 ///
-/// A viewport that follows a sectioned list (``apply(_:)-(SectionedChangeBatch<Section, Item>)``)
+/// A viewport that follows a sectioned list (``apply(_:)-(SectionedChangeBatch<Section,Item>)``)
 /// shows a header line before the first row of each section and keeps the header of the
 /// section of its first visible row *pinned* on its first line (see ``lines``), unless
 /// ``showsSectionHeaders`` is off or it is a single line high. ``top`` and ``selection``
