@@ -1,13 +1,13 @@
 /// The part of a list a screen shows, and the selected row: a value that follows batches.
 ///
-/// A viewport is a window of ``height`` rows starting at row ``top`` of the list, plus an
+/// A viewport is a window of ``height`` lines starting at row ``top`` of the list, plus an
 /// optional selected row. It changes on two kinds of events, both `mutating` methods with
 /// no I/O, so tests can drive it one event at a time:
 ///
-/// - **Batches** (``apply(_:)-(ChangeBatch<Item>)``). The rows on screen stay where they are: the first
-///   visible row that the batch neither removed nor moved keeps its screen position, so
-///   rows inserted or removed *above* the viewport do not shift what the user is reading
-///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
+/// - **Batches** (``apply(_:)-(ChangeBatch<Item>)``). The rows on screen stay where they
+///   are: the first visible row that the batch neither removed nor moved keeps its
+///   screen position, so rows inserted or removed *above* the viewport do not shift what
+///   the user is reading (*scroll anchoring*). A viewport at the very top stays at the top, so new first
 ///   rows appear; it scrolls only as far as it takes to keep a selected row that was
 ///   on screen, and that the batch did not move, on screen. A viewport scrolled to the
 ///   end anchors on its *last* such row instead, so the end stays in view — a "Loading…" row stays visible while rows
@@ -56,8 +56,8 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     /// The sections of ``snapshot`` when the last batch applied was a sectioned one.
     var _sections: (any _SectionBounds)?
 
-    /// Creates a viewport showing `height` rows of a list not yet seen.
-    /// - Parameter height: the number of visible rows, at least 0.
+    /// Creates a viewport showing `height` lines of a list not yet seen.
+    /// - Parameter height: the number of visible lines, at least 0.
     public init(height: Int) {
         precondition(height >= 0, "viewport height \(height) is negative")
         self.height = height
