@@ -172,6 +172,28 @@ import Testing
         #expect(renderer.viewport.selectedID == 9)
     }
 
+    @Test("scrolling by one row inside a section scrolls the lines under the pinned header, not the header")
+    func scrollingUnderThePinnedHeaderScrollsTheTerminal() async {
+        let source = RecordedSectionedSource((0..<40).map { TestRow(id: $0, key: $0 / 10 * 4) })  // sections of 10
+        let output = OutputBuffer()
+        let renderer = await renderer(source, lines: 8, output: output)
+        renderer.scroll(toTop: 1)
+        var screen = VirtualScreen(rows: 9, columns: 30)
+        screen.feed(output.take())
+        #expect(screen.text(ofRow: 0) == "Tier 0 · 10")
+        renderer.scroll(toTop: 2)
+        let update = output.take()
+        let text = String(decoding: update, as: UTF8.self)
+        // Lines 2…8 of the screen (the list below the header) scroll up by one.
+        #expect(text.hasPrefix("\u{1B}[2;8r\u{1B}[1S\u{1B}[r"), "\(text.debugDescription)")
+        #expect(text.filter { $0 == "H" }.count <= 2, "the new last row and the status line: \(text.debugDescription)")
+        screen.feed(update)
+        #expect(screen.text(ofRow: 0) == "Tier 0 · 10")
+        #expect(screen.text(ofRow: 1) == "row 2")
+        #expect(screen.text(ofRow: 7) == "row 8")
+        #expect(screen.anomalies.isEmpty)
+    }
+
     @Test("plain frames show the section headers as lines")
     func plainFramesShowHeaders() async {
         let source = RecordedSectionedSource(rows(6))
