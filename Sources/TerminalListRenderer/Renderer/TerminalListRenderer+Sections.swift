@@ -37,6 +37,9 @@ extension TerminalListRenderer {
 
     /// The renderer as a sectioned renderer, to attach to a `SectionedListDataSource`.
     ///
+    /// Each call makes a new object. Like the renderer itself, attach it to one data
+    /// source at a time: the renderer follows one sequence of versions.
+    ///
     /// ```swift
     /// leaderboard.attach(renderer.sectioned { (tier: LeaderboardTier) in tier.name })
     /// ```
