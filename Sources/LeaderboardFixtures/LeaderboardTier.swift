@@ -24,7 +24,7 @@ public enum LeaderboardTier: Hashable, Comparable, Sendable, CaseIterable {
     /// Scores below 25,000.
     case bronze
 
-    /// The tier of `score`: the first of ``allCases`` whose ``minimumScore`` it reaches.
+    /// The tier of `score`: the first of `allCases` whose ``minimumScore`` it reaches.
     ///
     /// - Parameter score: a score; anything below 25,000, negative included, is bronze,
     ///   and anything from 90,000 up, beyond 99,999 included, is diamond.

@@ -12,6 +12,12 @@ struct DemoOptions: Equatable {
         case help
     }
 
+    /// How the leaderboard is grouped into sections.
+    enum Grouping: String, Equatable, CaseIterable {
+        /// By score band: Diamond, Platinum, Gold, Silver, Bronze (`LeaderboardTier`).
+        case tier
+    }
+
     /// How the HTTP endpoint addresses pages.
     enum URLMode: String, Equatable, CaseIterable {
         case page, offset, cursor
@@ -37,6 +43,8 @@ struct DemoOptions: Equatable {
     var columns: Int?
     /// Pressing `!` crashes on purpose, to check the terminal is restored.
     var crashKey = false
+    /// Sections to group the leaderboard into; `nil` for a flat list.
+    var grouping: Grouping?
 
     /// The page addressing to use with `url`.
     var resolvedURLMode: URLMode {
@@ -100,6 +108,12 @@ struct DemoOptions: Equatable {
                     throw .invalidValue(option: name, value: text, expected: "page, offset or cursor")
                 }
                 options.urlMode = mode
+            case "--group":
+                let text = try value()
+                guard let grouping = Grouping(rawValue: text) else {
+                    throw .invalidValue(option: name, value: text, expected: "tier")
+                }
+                options.grouping = grouping
             case "--no-tty": options.noTTY = true
             case "--frames":
                 options.frames = try integer(in: 1...100_000)
@@ -127,6 +141,7 @@ struct DemoOptions: Equatable {
           r               refresh (reload page 1)     f               fail the next load
           Enter           retry a failed load         q  Ctrl-C       quit
           Ctrl-L          redraw                      Ctrl-Z          suspend (fg resumes)
+          t               show / hide the tier headers (with --group tier)
 
         Options:
           --fixture PATH      the Fixtures folder (default: found from the current
@@ -141,6 +156,12 @@ struct DemoOptions: Equatable {
           --mode page|offset|cursor
                               page addressing for --url (default: from the URL's
                               last path component, else page)
+          --group tier        group the players into tiers by score: Diamond from
+                              90,000, Platinum from 75,000, Gold from 50,000,
+                              Silver from 25,000, Bronze below; each tier has a
+                              header with its row count, the current one pinned at
+                              the top; players move between tiers as scores change,
+                              and s sorts by name within each tier
           --no-tty            print plain text frames instead of the full screen
           --frames N          print N plain frames and exit (implies --no-tty)
           --rows N, --columns N

@@ -47,3 +47,40 @@ func emptySnapshot() -> ListSnapshot<TestRow> {
 func attachBatch(_ snapshot: ListSnapshot<TestRow>) -> ChangeBatch<TestRow> {
     ChangeBatch(old: emptySnapshot(), new: snapshot, deletions: [], insertions: Array(snapshot.indices), moves: [], reloads: [])
 }
+
+/// A sectioned data source (sections by `key / 4`) with a recorder attached, to take its
+/// batches synchronously.
+struct RecordedSectionedSource {
+    static let tierOf: @Sendable (TestRow) -> Int = { $0.key / 4 }
+
+    let source: SectionedListDataSource<Int, TestRow>
+    let recorder = SectionedBatchRecorder<Int, TestRow>()
+
+    init(_ rows: [TestRow] = [], sectionedBy section: @escaping @Sendable (TestRow) -> Int = Self.tierOf) {
+        source = SectionedListDataSource(sectionedBy: section)
+        source.add(rows)
+        source.attach(recorder)
+    }
+
+    /// Waits for everything submitted so far and returns the batches it produced.
+    func batches() async -> [SectionedChangeBatch<Int, TestRow>] {
+        await source.flush()
+        return recorder.take()
+    }
+
+    /// The batch a renderer attached now would get first: every current section and row.
+    func attachBatch() async -> SectionedChangeBatch<Int, TestRow> {
+        let fresh = SectionedBatchRecorder<Int, TestRow>()
+        let token = source.attach(fresh)
+        await source.flush()
+        source.detach(token)
+        let batches = fresh.take()
+        precondition(batches.count == 1, "\(batches.count) attach batches")
+        return batches[0]
+    }
+}
+
+/// Section titles that exercise widths and escaping.
+let awkwardTitle: @Sendable (Int) -> String = { key in
+    key % 3 == 2 ? "王 tier\u{1B}[1m \(key)" : "Tier \(key)"
+}

@@ -10,7 +10,10 @@
 # (Fixtures/server.py) in its three modes; the first screen shows rows sorted by
 # score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
-# `s` re-sorts by name and back; a resize redraws to fit; `q`, Ctrl-C, SIGTERM, SIGUSR1
+# `s` re-sorts by name and back; a resize redraws to fit; --group tier shows tier
+# headers with their counts (in plain frames too), the current tier's header pinned on
+# the first list line while its rows scroll by, and `t` hides and shows them with the
+# first visible row kept; `q`, Ctrl-C, SIGTERM, SIGUSR1
 # and a crash each leave the alternate screen and restore the terminal modes (icanon,
 # echo, isig); Ctrl-Z and SIGTSTP give the terminal back while stopped and take it again
 # with a full redraw once continued; from an interactive shell with job control, the demo
@@ -53,6 +56,12 @@ cp "$root/Fixtures/leaderboard/players.json" "$no_feed_dir/leaderboard/"
     || { rm -rf "$no_feed_dir"; fail "--no-feed still reads the feed file"; }
 rm -rf "$no_feed_dir"
 ok "--no-feed and --feed-interval 0 keep plain frames still, without a feed file"
+
+# --- --group tier in plain frames: the tier header is a line of the frame -------------------
+grouped=$(cd "$root" && "$demo" --group tier --frames 2 --rows 8 --columns 70 --latency 0) || fail "--group tier: list-demo failed"
+[[ $(grep -c '^v[0-9]* · ' <<<"$grouped") == 2 ]] || fail "--group tier: expected 2 plain frames, got: $grouped"
+[[ $(grep -c '^Diamond · [0-9]' <<<"$grouped") == 2 ]] || fail "--group tier: no Diamond header in each frame: $grouped"
+ok "--group tier: plain frames show the tier header"
 
 # --- an option that takes no value refuses one -------------------------------------------
 for flag in --no-tty=false --help=no --walkthrough=no --no-feed=1 --crash-key=0; do
@@ -246,6 +255,35 @@ tmux -L "$socket" resize-window -t "$session" -x 70 -y 12
 wait_for 10 resized_to 12 70 || fail "after resizing to 70×12 the screen was not redrawn to fit"
 ok "resize: redrawn for 70×12"
 
+keys q
+check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
+# --- --group tier: headers with counts, the current one pinned, t hides and shows them -----
+# No feed, so the counts hold still; pages of 250 reach from Diamond (214 players) into Platinum.
+list_line() { screen | sed -n "$1p"; }
+list_line_matches() { list_line "$1" | grep -Eq -- "$2"; }
+rank_on_line() { list_line "$1" | awk '{ print $1 }'; }
+start grouped --group tier --latency 50 --page-size 250 --no-feed
+wait_for 10 list_line_matches 2 '^Diamond · 214 *$' || fail "--group tier: no 'Diamond · 214' header under the column titles"
+list_line_matches 3 '^ +1  ' || fail "--group tier: the first row does not follow the Diamond header"
+screen_has "by score · tiers · " || fail "--group tier: the status line does not say the list is grouped"
+ok "--group tier: the Diamond header with its count, then the rows"
+for _ in $(seq 11); do keys PgDn; done
+wait_for 5 list_line_matches 2 '^Platinum · [0-9]+ *$' || fail "--group tier: after paging into Platinum its header is not pinned on the first line"
+top_rank=$(rank_on_line 3)
+[[ $top_rank =~ ^[0-9]+$ && $top_rank -gt 214 ]] || fail "--group tier: the first row under the pinned Platinum header is rank $top_rank"
+ok "--group tier: paging down pins the Platinum header above rank $top_rank"
+keys t
+wait_for 5 screen_lacks "Platinum · " || fail "t: the tier headers did not go"
+screen_lacks "Diamond · " || fail "t: a tier header is still shown"
+[[ $(rank_on_line 2) == "$top_rank" ]] || fail "t: the first visible row changed from rank $top_rank to $(rank_on_line 2)"
+screen_has "tiers hidden" || fail "t: the status line does not say the tiers are hidden"
+ok "t: the tier headers disappear, rank $top_rank stays first"
+keys t
+wait_for 5 list_line_matches 2 '^Platinum · [0-9]+ *$' || fail "t again: the Platinum header did not come back pinned"
+[[ $(rank_on_line 3) == "$top_rank" ]] || fail "t again: the first visible row changed from rank $top_rank to $(rank_on_line 3)"
+ok "t again: the tier headers reappear, rank $top_rank still first"
 keys q
 check_restored 0
 tmux -L "$socket" kill-session -t "$session"

@@ -22,7 +22,9 @@ extension TerminalListRenderer {
                 var bytes: [UInt8] = []
                 if let screen = state.screen {
                     let layout = state._layout
-                    let listArea = layout.headerRows..<(layout.headerRows + layout.listRows)
+                    // A pinned section header stays where it is: only the lines below it scroll.
+                    let pinned = state.viewport._showsHeaders ? 1 : 0
+                    let listArea = (layout.headerRows + pinned)..<(layout.headerRows + layout.listRows)
                     _ScreenEncoder.update(from: screen, to: frame, scrollRegion: listArea, into: &bytes)
                 } else {
                     _ScreenEncoder.fullRedraw(frame, into: &bytes)
@@ -80,7 +82,7 @@ extension TerminalListRenderer._State {
 
     /// The full screen for the current state: `size.rows` rows of `size.columns` cells.
     ///
-    /// Reads only the visible rows of the snapshot.
+    /// Reads only the visible rows of the snapshot, and the sections in view.
     func _buildFrame(formatRow: TerminalListRenderer.RowFormatter) -> [[ScreenCell]] {
         let layout = _layout, columns = size.columns, colors = mode._colors
         var frame: [[ScreenCell]] = []
@@ -89,9 +91,10 @@ extension TerminalListRenderer._State {
             frame.append(_LineLayout.line(header, columns: columns, colors: colors))
         }
         let blank = [ScreenCell](repeating: .blank, count: columns)
-        for row in 0..<layout.listRows {
-            let offset = viewport.top + row
-            if offset < viewport.count, let snapshot = viewport.snapshot {
+        for line in viewport.lines {
+            switch line {
+            case .row(let offset):
+                guard let snapshot = viewport.snapshot else { frame.append(blank); continue }
                 let text = formatRow(snapshot[offset], offset)
                 if offset == viewport.selection && mode._isANSI {
                     var cells = _LineLayout.cells(for: text, columns: columns, colors: colors)
@@ -100,9 +103,15 @@ extension TerminalListRenderer._State {
                 } else {
                     frame.append(_LineLayout.line(text, columns: columns, colors: colors))
                 }
-            } else if offset == viewport.count, let trailingRow = status.trailingRow {
-                frame.append(_LineLayout.line(trailingRow, columns: columns, colors: colors))
-            } else {
+            case .sectionHeader(let section, let rows):
+                frame.append(_sectionHeader(section: section, rows: rows, columns: columns, colors: colors))
+            case .trailingRow:
+                if let trailingRow = status.trailingRow {
+                    frame.append(_LineLayout.line(trailingRow, columns: columns, colors: colors))
+                } else {
+                    frame.append(blank)
+                }
+            case .empty:
                 frame.append(blank)
             }
         }
@@ -142,13 +151,14 @@ extension TerminalListRenderer._State {
         return text
     }
 
-    /// A plain-text frame: header, the visible rows, the status line, an empty line.
+    /// A plain-text frame: header, the visible lines (rows and section headers), the
+    /// status line, an empty line.
     func _plainFrame(formatRow: TerminalListRenderer.RowFormatter) -> String {
         let frame = _buildFrame(formatRow: formatRow)
         let layout = _layout
         var lines: [String] = []
         if layout.headerRows > 0 { lines.append(TerminalListRenderer._text(of: frame[0])) }
-        let shown = viewport.visibleRows.count
+        let shown = viewport.lines.prefix { $0 != .empty }.count
         for row in 0..<min(shown, layout.listRows) {
             lines.append(TerminalListRenderer._text(of: frame[layout.headerRows + row]))
         }

@@ -20,6 +20,12 @@
 /// one-row update writes the same bytes in a list of 100 rows as in one of 1,000,000,
 /// and rendering reads only the visible rows (O(log *n*) each).
 ///
+/// A `SectionedListDataSource` is shown through ``sectioned(title:)``: a header line
+/// with the title and row count of each section ("Diamond · 37") comes before its rows,
+/// and the header of the section of the first visible row stays pinned on the first
+/// line of the list while its rows scroll by (see ``ListViewport/lines``);
+/// ``showsSectionHeaders`` hides them. A flat list draws as it always has.
+///
 /// Rows stay put when rows are inserted or removed above them, and the selection
 /// follows its item (see ``ListViewport``). Navigation methods (``moveSelection(by:)``,
 /// ``pageDown()``, …) are safe to call from any thread; every call that changes the
@@ -57,6 +63,9 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         var mode: TerminalRenderMode
         var status = TerminalStatus()
         var header: StyledText?
+        /// The title of the section at an offset in the sections of the viewport's
+        /// snapshot; set by each sectioned batch, `nil` after a flat one.
+        var sectionTitle: (@Sendable (Int) -> String)?
         /// What the screen shows (ANSI mode), or `nil` when it must be drawn in full.
         var screen: [[ScreenCell]]?
         var framesWritten = 0
@@ -118,7 +127,10 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
     ///   the *h* visible rows of *n* and O(*h* · *c* + *h*²) to compare them with the *c*
     ///   columns on screen. Independent of the length of the list beyond the logarithm.
     public func render(_ batch: ChangeBatch<Item>) {
-        _update(plainFrame: true) { $0.viewport.apply(batch) }
+        _update(plainFrame: true) {
+            $0.viewport.apply(batch)
+            $0.sectionTitle = nil
+        }
     }
 
     /// Sets how many rows and columns the screen has, and draws it anew.

@@ -9,6 +9,12 @@ extension ListViewport {
     /// - Complexity: O(*k* log *k*) for *k* changed rows, plus O(*h*) binary searches
     ///   for a height of *h*; independent of the length of the list.
     public mutating func apply(_ batch: ChangeBatch<Item>) {
+        _apply(batch, sections: nil)
+    }
+
+    /// Follows a batch of the flat rows, then shows `sections` (the sections of
+    /// `batch.new`, or `nil` for a flat list).
+    mutating func _apply(_ batch: ChangeBatch<Item>, sections: (any _SectionBounds)?) {
         defer {
             _normalize()
             _checkInvariants()
@@ -16,6 +22,7 @@ extension ListViewport {
         guard let current = snapshot, !(batch.old.version == 0 && batch.old.isEmpty) else {
             let previousID = selectedID
             snapshot = batch.new
+            _sections = sections
             top = 0
             selection = previousID.flatMap { batch.new.index(of: $0) }
             return
@@ -25,14 +32,15 @@ extension ListViewport {
             "batch from version \(batch.old.version) applied to a viewport at version \(current.version)"
         )
         let positions = _BatchPositions(batch)
+        let shown = visibleRows
         // At the very top the rows are not anchored, but a selected row that was on
         // screen and stays where it was among the others is kept on screen.
-        let keepsSelectionInView = top == 0 && selection.map { $0 < height && !positions.isRemoved($0) } ?? false
+        let keepsSelectionInView = top == 0 && selection.map { shown.contains($0) && !positions.isRemoved($0) } ?? false
         if let old = selection {
             selection = positions.newOffset(ofOld: old) ?? positions.replacement(forRemoved: old)
         }
         if top > 0 {
-            let visible = top..<max(top, min(top + height, batch.old.count))
+            let visible = top..<max(top, min(shown.upperBound, batch.old.count))
             let anchor = _isAtBottom
                 ? visible.last { !positions.isRemoved($0) }
                 : visible.first { !positions.isRemoved($0) }
@@ -43,6 +51,7 @@ extension ListViewport {
             }
         }
         snapshot = batch.new
+        _sections = sections
         if keepsSelectionInView { _revealSelection() }
     }
 

@@ -13,9 +13,10 @@ extension ListViewport {
 
     /// Scrolls down one screen, moving the selection with it.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) for a flat list; O(*h* log *s* (log *n* + log *s*)) with
+    ///   section headers, for a height of *h*.
     public mutating func pageDown() {
-        let step = max(1, height - 1)
+        let step = _pageStep
         top += step
         _clampTop()
         moveSelection(by: step)
@@ -23,9 +24,10 @@ extension ListViewport {
 
     /// Scrolls up one screen, moving the selection with it.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) for a flat list; O(*h* log *s* (log *n* + log *s*)) with
+    ///   section headers, for a height of *h*.
     public mutating func pageUp() {
-        let step = max(1, height - 1)
+        let step = _pageStep
         top -= step
         _clampTop()
         moveSelection(by: -step)
@@ -105,22 +107,46 @@ extension ListViewport {
         guard shown != hasTrailingRow else { return }
         let wasAtBottom = top >= _maxTop && count > 0
         hasTrailingRow = shown
-        let keepsSelection = selection.map { $0 > top } ?? true
-        if shown && wasAtBottom && top + height <= count && keepsSelection { top += 1 }
+        if _showsHeaders {
+            // The top that shows the new trailing row, if the selection stays in view.
+            let bottomTop = _maxTop
+            if shown && wasAtBottom && (selection.map { $0 >= bottomTop } ?? true) { top = max(top, bottomTop) }
+        } else {
+            let keepsSelection = selection.map { $0 > top } ?? true
+            if shown && wasAtBottom && top + height <= count && keepsSelection { top += 1 }
+        }
         _clampTop()
         _checkInvariants()
     }
 
     /// Scrolls as little as possible to make the selection visible; when the last item
-    /// is selected, the trailing row is shown too.
+    /// is selected, the trailing row is shown too (with section headers, if it fits
+    /// beside the pinned header and the row).
     mutating func _revealSelection() {
         defer { _checkInvariants() }
         guard let selection, height > 0 else { return }
+        if _showsHeaders {
+            let withTrailingRow = selection == count - 1 && hasTrailingRow
+            if selection < top {
+                top = selection
+            } else if !visibleRows.contains(withTrailingRow ? count : selection) {
+                top = _lowestTop(showing: selection, withTrailingRow: withTrailingRow)
+            }
+            _clampTop()
+            return
+        }
         if selection < top { top = selection }
         var bottom = selection
         if selection == count - 1 && hasTrailingRow { bottom = count }
         if bottom >= top + height { top = bottom - height + 1 }
         if selection < top { top = selection }
         _clampTop()
+    }
+
+    /// How far a page scrolls: the rows in view but one, at least 1.
+    var _pageStep: Int {
+        guard _showsHeaders else { return max(1, height - 1) }
+        let rows = visibleRows
+        return max(1, min(rows.upperBound, count) - rows.lowerBound - 1)
     }
 }

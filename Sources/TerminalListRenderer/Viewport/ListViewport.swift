@@ -1,13 +1,13 @@
 /// The part of a list a screen shows, and the selected row: a value that follows batches.
 ///
-/// A viewport is a window of ``height`` rows starting at row ``top`` of the list, plus an
+/// A viewport is a window of ``height`` lines starting at row ``top`` of the list, plus an
 /// optional selected row. It changes on two kinds of events, both `mutating` methods with
 /// no I/O, so tests can drive it one event at a time:
 ///
-/// - **Batches** (``apply(_:)``). The rows on screen stay where they are: the first
-///   visible row that the batch neither removed nor moved keeps its screen position, so
-///   rows inserted or removed *above* the viewport do not shift what the user is reading
-///   (*scroll anchoring*). A viewport at the very top stays at the top, so new first
+/// - **Batches** (``apply(_:)-(ChangeBatch<Item>)``). The rows on screen stay where they
+///   are: the first visible row that the batch neither removed nor moved keeps its
+///   screen position, so rows inserted or removed *above* the viewport do not shift what
+///   the user is reading (*scroll anchoring*). A viewport at the very top stays at the top, so new first
 ///   rows appear; it scrolls only as far as it takes to keep a selected row that was
 ///   on screen, and that the batch did not move, on screen. A viewport scrolled to the
 ///   end anchors on its *last* such row instead, so the end stays in view — a "Loading…" row stays visible while rows
@@ -27,9 +27,17 @@
 /// }
 /// ```
 ///
+/// A viewport that follows a sectioned list (``apply(_:)-(SectionedChangeBatch<Section,Item>)``)
+/// shows a header line before the first row of each section and keeps the header of the
+/// section of its first visible row *pinned* on its first line (see ``lines``), unless
+/// ``showsSectionHeaders`` is off or it is a single line high. ``top`` and ``selection``
+/// remain offsets of rows, so anchoring and navigation work as for a flat list; only the
+/// number of rows that fit in ``height`` lines depends on the section boundaries in view.
+///
 /// All work is proportional to the batch (its offsets) and the height, never to the
 /// length of the list: positions are computed from the batch's sorted offsets, and the
-/// only reads of the list are the snapshot's O(log *n*) subscripts for visible rows.
+/// only reads of the list are the snapshot's O(log *n*) subscripts for visible rows and,
+/// for a sectioned list, O(log *s*) reads of section bounds per section in view.
 public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     /// The rows, as of the last batch applied; `nil` before the first one.
     public internal(set) var snapshot: ListSnapshot<Item>?
@@ -37,14 +45,19 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     public internal(set) var top: Int = 0
     /// The offset of the selected row, or `nil` when the list is empty.
     public internal(set) var selection: Int?
-    /// How many rows are visible.
+    /// How many lines are visible: rows, section headers and the trailing row.
     public internal(set) var height: Int
     /// Whether an extra row follows the last item (a "Loading…" or error row). It can be
     /// scrolled to, but not selected.
     public internal(set) var hasTrailingRow = false
+    /// Whether section headers are shown when the list has sections; on by default.
+    /// Change it with ``setSectionHeaders(_:)``.
+    public internal(set) var showsSectionHeaders = true
+    /// The sections of ``snapshot`` when the last batch applied was a sectioned one.
+    var _sections: (any _SectionBounds)?
 
-    /// Creates a viewport showing `height` rows of a list not yet seen.
-    /// - Parameter height: the number of visible rows, at least 0.
+    /// Creates a viewport showing `height` lines of a list not yet seen.
+    /// - Parameter height: the number of visible lines, at least 0.
     public init(height: Int) {
         precondition(height >= 0, "viewport height \(height) is negative")
         self.height = height
@@ -62,8 +75,20 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
 
     /// The offsets of the visible rows (may include `count`, the trailing row).
     ///
-    /// - Complexity: O(1).
-    public var visibleRows: Range<Int> { top..<min(top + height, rowCount) }
+    /// - Complexity: O(1) for a flat list; for one with section headers, O(*h* log *s*
+    ///   (log *n* + log *s*)) to find the bounds of the sections in view, *h* = ``height``.
+    public var visibleRows: Range<Int> {
+        guard _showsHeaders else { return top..<min(top + height, rowCount) }
+        var end = top
+        for line in lines {
+            switch line {
+            case .row(let offset): end = offset + 1
+            case .trailingRow: end = count + 1
+            case .sectionHeader, .empty: break
+            }
+        }
+        return top..<end
+    }
 
     /// The id of the selected item.
     ///
@@ -74,10 +99,13 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     }
 
     /// Whether the viewport is scrolled away from the top and shows the last row.
-    var _isAtBottom: Bool { top > 0 && top + height >= rowCount }
+    var _isAtBottom: Bool { _showsHeaders ? top > 0 && top >= _maxTop : top > 0 && top + height >= rowCount }
 
     /// The largest valid ``top``: the last rows fill the viewport.
-    var _maxTop: Int { max(0, rowCount - height) }
+    var _maxTop: Int {
+        guard _showsHeaders else { return max(0, rowCount - height) }
+        return _lowestTop(showing: count - 1, withTrailingRow: hasTrailingRow)
+    }
 
     mutating func _clampTop() {
         top = min(max(0, top), _maxTop)
@@ -91,6 +119,10 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
         precondition(top >= 0 && top <= _maxTop, "viewport top \(top) outside 0...\(_maxTop)")
         precondition((selection == nil) == (count == 0), "selection \(String(describing: selection)) with \(count) rows")
         if let selection { precondition(selection < count, "selection \(selection) beyond \(count) rows") }
+        if let _sections {
+            precondition(_sections.version == snapshot?.version, "sections of version \(_sections.version) with rows of version \(snapshot?.version ?? -1)")
+        }
+        if _showsHeaders { precondition(top < count, "viewport top \(top) past the last of \(count) rows under a pinned header") }
         #endif
     }
 }

@@ -18,6 +18,7 @@ extension LeaderboardDemo {
         case .home, .character("g"): renderer.selectFirst()
         case .end, .character("G"): renderer.selectLast()
         case .character("s"): toggleSort()
+        case .character("t"): if !toggleGrouping() { return .ignored }
         case .character("r"): paginator.refresh()
         case .character("f"): failures.arm(paginator.retryPolicy.maxAttempts)
         case .enter: paginator.retry()

@@ -28,10 +28,16 @@ extension LeaderboardDemo {
     }
 
     private func note(for status: PaginationStatus) -> String {
-        let order = isSortedByName.load(ordering: .relaxed) ? "by name" : "by score"
+        let byName = isSortedByName.load(ordering: .relaxed)
         let pages = status.loadedPages == 1 ? "1 page" : "\(status.loadedPages) pages"
         let complete = status.state == .exhausted ? ", all" : ""
         let refreshing = status.isRefreshing ? ", refreshing" : ""
-        return "\(order) · \(pages)\(complete)\(refreshing) · s sort · r refresh · f fail · q quit"
+        guard tiers != nil else {
+            return "\(byName ? "by name" : "by score") · \(pages)\(complete)\(refreshing) · s sort · r refresh · f fail · q quit"
+        }
+        // Grouped rows are in tier order first: by name means by name within each tier.
+        let order = byName ? "by name in tiers" : "by score"
+        let grouping = renderer.showsSectionHeaders ? "tiers" : "tiers hidden"
+        return "\(order) · \(grouping) · \(pages)\(complete)\(refreshing) · s sort · t tiers · r refresh · f fail · q quit"
     }
 }

@@ -14,8 +14,15 @@ import TerminalListRenderer
 ///   a page is slow, the last error and the retry path.
 /// - The feed changes the server's list (``LiveLeaderboard``) and pushes the changes
 ///   that concern the loaded rows into the data source, so rows move, appear and leave.
+/// - Grouped by tier (`--group tier`), the data source is a `SectionedListDataSource`
+///   keyed by `LeaderboardTier`; the paginator and the feed work on its flat ``board``
+///   unchanged, players move between tiers as their scores cross a boundary, and `t`
+///   shows or hides the tier headers over the same rows.
 final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == Player {
+    /// The rows, flat: what the paginator fills and the feed changes.
     let board: ListDataSource<Player>
+    /// The same rows grouped by tier, with `--group tier`; `board` is its `rows`.
+    let tiers: SectionedListDataSource<LeaderboardTier, Player>?
     let paginator: Paginator<DemoLoader<Loader>, ContinuousClock>
     let renderer: TerminalListRenderer<Player>
     let failures: FailureSwitch
@@ -27,7 +34,15 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
     let feedEventsPlayed = Atomic<Int>(0)
 
     init(loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], renderer: TerminalListRenderer<Player>, options: DemoOptions) {
-        board = ListDataSource<Player>()  // Player's `<`: the server's order, Player.byScore
+        if options.grouping == .tier {
+            // Player's `<` within a tier; tiers best first, so the rows are the server's order.
+            let tiers = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: \.tier)
+            self.tiers = tiers
+            board = tiers.rows
+        } else {
+            tiers = nil
+            board = ListDataSource<Player>()  // Player's `<`: the server's order, Player.byScore
+        }
         failures = FailureSwitch()
         paginator = Paginator(
             dataSource: board,
@@ -49,7 +64,11 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
     ///   pages only when the frame script says so, so that each frame's rows and status
     ///   line are those of the same pages.
     func start(interactive: Bool) {
-        board.attach(renderer)
+        if let tiers {
+            tiers.attach(renderer.sectioned { (tier: LeaderboardTier) in tier.name })
+        } else {
+            board.attach(renderer)
+        }
         guard interactive else {
             paginator.loadNextPage()
             return
@@ -115,6 +134,17 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
         case nil: break
         }
         feedEventsPlayed.add(1, ordering: .relaxed)
+    }
+
+    /// Shows or hides the tier headers, with `--group tier`: the same rows, grouped or
+    /// flat; the first visible row stays first and the selected player stays selected.
+    ///
+    /// - Returns: `false` when the list is not grouped.
+    func toggleGrouping() -> Bool {
+        guard tiers != nil else { return false }
+        renderer.showsSectionHeaders.toggle()
+        show(paginator.status)
+        return true
     }
 
     /// Switches between score order and name order; the selected player stays selected
