@@ -22,6 +22,10 @@ import Testing
         #expect(snapshot.indexPath(of: 99) == nil)
         #expect(snapshot.sectionIndex(of: 2) == 1)
         #expect(snapshot.sectionIndex(of: 1) == nil)
+        #expect((0..<4).map { snapshot.indexPath(ofRowAt: $0) } == [
+            ListIndexPath(section: 0, item: 0), ListIndexPath(section: 0, item: 1), ListIndexPath(section: 1, item: 0), ListIndexPath(section: 1, item: 1),
+        ])
+        #expect((0..<4).allSatisfy { snapshot.rowOffset(of: snapshot.indexPath(ofRowAt: $0)) == $0 })
         #expect(snapshot.version == list.rows.snapshot.version)
         list.remove(ids: [2, 4])
         snapshot = await list.flush()

@@ -68,7 +68,29 @@ public struct SectionedSnapshot<Section: Hashable & Comparable & Sendable, Item:
         return index < _keys.count && _keys[index] == key ? index : nil
     }
 
-    /// The index path of the row at flat offset `offset`.
+    /// The index path of the row at flat offset `offset` of ``rows``.
+    ///
+    /// - Parameter offset: an offset in `0..<rows.count`.
+    /// - Returns: the row's section and its offset inside the section.
+    /// - Complexity: O(log *n* + log *s*).
+    @inlinable public func indexPath(ofRowAt offset: Int) -> ListIndexPath {
+        precondition(offset >= 0 && offset < rows.count, "row offset \(offset) out of range 0..<\(rows.count)")
+        return _indexPath(ofRowAt: offset)
+    }
+
+    /// The flat offset in ``rows`` of the row at `indexPath`.
+    ///
+    /// - Parameter indexPath: a valid index path of this snapshot.
+    /// - Returns: the row's offset in the flat rows.
+    /// - Complexity: O(log *n* + log *s*).
+    @inlinable public func rowOffset(of indexPath: ListIndexPath) -> Int {
+        precondition(indexPath.section >= 0 && indexPath.section < _keys.count, "section \(indexPath.section) out of range 0..<\(_keys.count)")
+        let section = sections[indexPath.section]
+        precondition(indexPath.item >= 0 && indexPath.item < section.count, "item \(indexPath.item) out of range 0..<\(section.count) in section \(indexPath.section)")
+        return section.rows.lowerBound + indexPath.item
+    }
+
+    /// The index path of the row at flat offset `offset`, unchecked.
     ///
     /// - Complexity: O(log *n* + log *s*).
     @inlinable func _indexPath(ofRowAt offset: Int) -> ListIndexPath {
