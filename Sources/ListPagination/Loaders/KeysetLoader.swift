@@ -24,6 +24,7 @@
 ///     case nil: try await db.players(orderedBy: .rank, limit: count)
 ///     case .after(let key)?: try await db.players(after: key, limit: count)
 ///     case .before(let key)?: try await db.players(before: key, limit: count)  // the `count` nearest
+///     case .through(let key)?: try await db.players(through: key, limit: count)  // the same, and the row keyed `key`
 ///     }
 /// }
 /// ```
@@ -44,7 +45,8 @@ public struct KeysetLoader<Item: Hashable & DataSourceComparable, Key: Sendable>
     ///   - fetch: loads up to `count` rows, in any order: the first rows of the list for
     ///     `nil`; the rows right after the row keyed `k` for `.after(k)`; the rows right
     ///     before it for `.before(k)` (the `count` nearest to it). The row keyed `k`
-    ///     itself is not one of them. `count` is ``limit`` + 1.
+    ///     itself is not one of them, except for `.through(k)`, which is `.before(k)`
+    ///     and that row (if there is one). `count` is ``limit`` + 1.
     /// - Complexity: O(1); nothing is loaded until the first ``loadPage(at:)``.
     public init(
         limit: Int,
@@ -63,8 +65,9 @@ public struct KeysetLoader<Item: Hashable & DataSourceComparable, Key: Sendable>
     /// - Returns: up to ``limit`` rows in their order; the next cursor (after the last
     ///   row), `nil` when no row follows; the previous cursor (before the first row),
     ///   `nil` when no row precedes. A page after a key has rows before it (the keyed
-    ///   row, at least); a page before a key has rows after it. An empty page ends the
-    ///   list in both directions.
+    ///   row, at least); a page before a key has rows after it. An empty page after
+    ///   `k` (past the end) names `.through(k)` as the page before it; any other empty
+    ///   page ends the list in both directions.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(*k* log *k*) comparisons to order the *k* rows `fetch` returns,
     ///   plus the work of `fetch`.
@@ -76,12 +79,14 @@ public struct KeysetLoader<Item: Hashable & DataSourceComparable, Key: Sendable>
             hasNext = rows.count > limit
             if hasNext { rows.removeLast(rows.count - limit) }
             hasPrevious = cursor != nil
-        case .before?:
+        case .before?, .through?:
             hasPrevious = rows.count > limit
             if hasPrevious { rows.removeFirst(rows.count - limit) }
             hasNext = true
         }
         guard let first = rows.first, let last = rows.last else {
+            // Past the end: the rows up to the key come before.
+            if case .after(let key)? = cursor { return Page(items: [], nextCursor: nil, previousCursor: .through(key)) }
             return Page(items: [], nextCursor: nil, previousCursor: nil)
         }
         return Page(
@@ -98,23 +103,27 @@ public enum KeysetCursor<Key: Sendable>: Sendable, CustomStringConvertible {
     case after(Key)
     /// The rows right before the row keyed `key`.
     case before(Key)
+    /// The rows right before the row keyed `key`, and that row: the page before an
+    /// empty page after `key`.
+    case through(Key)
 
     /// The key the cursor is at.
     ///
     /// - Complexity: O(1).
     public var key: Key {
         switch self {
-        case .after(let key), .before(let key): key
+        case .after(let key), .before(let key), .through(let key): key
         }
     }
 
-    /// `after K` or `before K`.
+    /// `after K`, `before K` or `through K`.
     ///
     /// - Complexity: O(length of the key's description).
     public var description: String {
         switch self {
         case .after(let key): "after \(key)"
         case .before(let key): "before \(key)"
+        case .through(let key): "through \(key)"
         }
     }
 }

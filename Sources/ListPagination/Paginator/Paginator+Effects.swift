@@ -97,8 +97,9 @@ extension Paginator {
             switch result {
             case .success(let page):
                 let bounds = Self._bounds(of: page.items)
-                let action = self._handle(page: page) {
-                    $0.pageLoaded(
+                var followsUp = false
+                let action = self._handleShared(page: page) { shared in
+                    let action = shared.machine.pageLoaded(
                         request.token,
                         nextCursor: page.nextCursor,
                         previousCursor: page.previousCursor,
@@ -106,9 +107,17 @@ extension Paginator {
                         totalItems: page.totalItems,
                         totalPages: page.totalPages
                     )
+                    // Counted under the same lock, so that nobody sees the page applied
+                    // and its consequences not yet started.
+                    if case .applyPage = action, self._needsFollowUp(request.mode, shared) {
+                        followsUp = true
+                        shared.windowWork += 1
+                    }
+                    return action
                 }
-                guard case .applyPage = action else { return }
-                await self._afterPage(request.mode)
+                guard followsUp, case .applyPage = action else { return }
+                await self._afterPage()
+                self._shared.withLock { $0.windowWork -= 1 }
             case .failure(let error):
                 let unit = self.retryPolicy.jitter > 0 ? Double.random(in: 0..<1) : 0
                 self._handle { $0.pageFailed(request.token, error: error, randomUnit: unit) }
@@ -116,15 +125,18 @@ extension Paginator {
         }
     }
 
+    /// Whether a page applied with `mode` has consequences to work out: trimming the
+    /// window, or loading on at an end the last visible row is still near.
+    private func _needsFollowUp(_ mode: _Machine.Mode, _ shared: _Shared) -> Bool {
+        guard mode == .append || mode == .prepend else { return false }
+        return maxLoadedRows != nil || shared.machine.lastAppearedOffset != nil
+    }
+
     /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed; then
     /// a page that leaves the last visible row near an end (it added few rows, or only
     /// rows already loaded) loads the next one at that end, since no new row appears to
     /// ask for it.
-    private func _afterPage(_ mode: _Machine.Mode) async {
-        guard mode == .append || mode == .prepend else { return }
-        guard maxLoadedRows != nil || _shared.withLock({ $0.machine.lastAppearedOffset != nil }) else { return }
-        _shared.withLock { $0.windowWork += 1 }
-        defer { _shared.withLock { $0.windowWork -= 1 } }
+    private func _afterPage() async {
         let (snapshot, trimmed) = await _trim()
         let visible = _visibleOffset(in: snapshot)
         _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: trimmed) }
@@ -144,6 +156,7 @@ extension Paginator {
                 $0.windowMeasured(version: version, pageRanges: ranges, count: snapshot.count, visibleOffset: visible, maxRows: maxLoadedRows)
             }
             guard case .trim(let edge, _) = action else { return (snapshot, trimmed) }
+            _shared.withLock { $0.trims[edge == .top ? 0 : 1] += 1 }
             trimmed = edge
         }
     }

@@ -29,6 +29,7 @@ extension Paginator {
         var latest: [Item.ID: Int] = [:]
         let items = Array(items)
         for (index, item) in items.enumerated() { latest[item.id] = index }
+        let trims = maxLoadedRows != nil
         let added = _shared.withLock { shared -> Bool in
             let window = shared.machine.window
             var inside: [Item] = [], outside: [Item.ID] = []
@@ -38,10 +39,10 @@ extension Paginator {
             // Under the lock, so the changes reach the data source in order with pages.
             if !outside.isEmpty { dataSource.remove(ids: outside) }
             if !inside.isEmpty { dataSource.add(inside) }
+            if trims && !inside.isEmpty { shared.windowWork += 1 }
             return !inside.isEmpty
         }
-        guard added, maxLoadedRows != nil else { return }
-        _shared.withLock { $0.windowWork += 1 }
+        guard added, trims else { return }
         Task { [weak self] in
             guard let self else { return }
             _ = await self._trim()
@@ -67,9 +68,14 @@ extension Paginator {
         _shared.withLock { _ in dataSource.remove(ids: ids) }
     }
 
-    /// Whether no page's consequences and no trim of the window are still being worked
-    /// out (tests wait for this before they check the window).
-    var _isWindowSettled: Bool {
-        _shared.withLock { $0.windowWork == 0 }
+    /// Whether nothing is loading, and no page's consequences and no trim of the window
+    /// are still being worked out (tests wait for this before they check the window).
+    var _isQuiet: Bool {
+        _shared.withLock { !$0.machine.isLoading && $0.windowWork == 0 }
+    }
+
+    /// How often pages were dropped at the top and at the bottom of the window.
+    var _trimCounts: (top: Int, bottom: Int) {
+        _shared.withLock { ($0.trims[0], $0.trims[1]) }
     }
 }

@@ -110,6 +110,8 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
         var visibleID: Item.ID?
         /// Tasks that apply a page's consequences or trim the window, not yet done.
         var windowWork = 0
+        /// How often pages were dropped at the top and at the bottom.
+        var trims = [0, 0]
         var observers: [Int: _Observer] = [:]
         var nextObserverID = 0
     }

@@ -242,6 +242,10 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         return status
     }
 
+    /// Whether a refresh or jump is running or has failed (and will be retried by the
+    /// next load in either direction).
+    var isReplacing: Bool { replace != nil }
+
     /// Whether a load is running or waiting to be retried, in any slot.
     var isLoading: Bool {
         append.isLoading || prepend.isLoading || replace?.isLoading == true
@@ -559,9 +563,9 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     /// cursor becomes the one that loads the first dropped page again: the previous
     /// (next) cursor of the page now at the top (bottom), or else the cursor that loaded
     /// the dropped page. A load running at that end is superseded. Nothing happens for a
-    /// measurement of another ledger version, or while a refresh or jump is pending.
+    /// measurement of another ledger version.
     mutating func windowMeasured(version: Int, pageRanges: [Range<Int>?], count: Int, visibleOffset: Int?, maxRows: Int) -> Action {
-        guard version == ledgerVersion, replace == nil, pageRanges.count == ledger.count, ledger.count > 1, count > maxRows else { return .none }
+        guard version == ledgerVersion, pageRanges.count == ledger.count, ledger.count > 1, count > maxRows else { return .none }
         let edge: Edge
         if let visible = visibleOffset {
             let before = visible, after = count - 1 - visible
