@@ -132,14 +132,17 @@ extension Paginator {
         return maxLoadedRows != nil || shared.machine.lastAppearedOffset != nil
     }
 
-    /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed; then
-    /// a page that leaves the last visible row near an end (it added few rows, or only
-    /// rows already loaded) loads the next one at that end, since no new row appears to
-    /// ask for it.
+    /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed; then,
+    /// unless pages were dropped, a page that leaves the last visible row near an end (it
+    /// added few rows, or only rows already loaded) loads the next one at that end, since
+    /// no new row appears to ask for it. After a drop the window is full, and a page that
+    /// loaded by itself could only push another out: the next ``itemDidAppear(at:)``
+    /// decides.
     private func _afterPage() async {
         let (snapshot, trimmed) = await _trim()
+        guard trimmed == nil else { return }
         let visible = _visibleOffset(in: snapshot)
-        _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: trimmed) }
+        _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: nil) }
     }
 
     /// Drops pages until the window holds at most ``maxLoadedRows`` rows or no page can
