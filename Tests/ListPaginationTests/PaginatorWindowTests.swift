@@ -118,6 +118,39 @@ import Testing
         #expect(loader.requestedCursors == [5, 4, 6, 4])
     }
 
+    @Test func eachDirectionBacksOffOnItsOwnOnTheClock() async throws {
+        let policy = RetryPolicy(maxAttempts: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0)
+        let loader = ScriptedLoader()
+        let clock = ManualClock()
+        let paginator = Paginator(
+            dataSource: ListDataSource<TestRow>(), loader: loader, prefetchDistance: 3,
+            loadingIndicatorDelay: .zero, retryPolicy: policy, clock: clock
+        )
+        paginator.jump(to: 5)
+        await Self.answer(loader, page: 5)
+        _ = await Self.quiet(paginator)
+        paginator.loadPreviousPage()
+        await loader.nextRequest().fail(PaginationError.timedOut(url: nil))
+        await clock.waitForSleepers(count: 1)
+        #expect(paginator.status.prepend == .loading && paginator.status.prependFailedAttempts == 1)
+        // The next pages load meanwhile, and fail on their own schedule.
+        paginator.loadNextPage()
+        let next = await loader.nextRequest()
+        #expect(next.cursor == 6)
+        clock.advance(by: .milliseconds(500))
+        next.fail(PaginationError.timedOut(url: nil))
+        await clock.waitForSleepers(count: 2)
+        #expect(clock.pendingDeadlines.sorted() == [ManualClock.Instant(offset: .seconds(1)), ManualClock.Instant(offset: .milliseconds(1_500))])
+        clock.advance(by: .milliseconds(500))
+        await Self.answer(loader, page: 4)  // the previous page's retry, at 1 s
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(500))
+        await Self.answer(loader, page: 6)  // the next page's retry, at 1.5 s
+        #expect(await Self.quiet(paginator).map(\.id) == Array(40..<70))
+        #expect(paginator.status == PaginationStatus(state: .idle, prepend: .idle, loadedPages: 3))
+        #expect(loader.requestedCursors == [5, 4, 6, 4, 6])
+    }
+
     @Test func pagesPastTheBoundGoFromTheFarEndInOneBatchAndLoadAgainWhenScrolledBack() async throws {
         let (paginator, loader) = Self.make(prefetch: 2, maxRows: 25)
         paginator.jump(to: 5)

@@ -46,7 +46,9 @@
 /// ``upsert(_:)`` adds an item that sorts inside it, removes a loaded item whose new
 /// place is outside it, and ignores the rest; ``remove(ids:)`` removes loaded rows. So
 /// the list never shows a row the source would not show between its first and last
-/// row, and a long live feed cannot grow it past the bound.
+/// row, and a long live feed cannot grow it past the bound — short of the page of the
+/// visible row, which is never dropped, however many rows the feed puts in it. After a
+/// drop, no page loads by itself: the next ``itemDidAppear(at:)`` near an end does.
 ///
 /// The window compares rows with the items' `<`, which must be the data source's order
 /// and the order the loader pages in. It is exact for cursors that name a row by its
