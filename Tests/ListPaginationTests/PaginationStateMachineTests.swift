@@ -477,6 +477,25 @@ import Testing
         #expect(try #require(Self.started(machine.loadPreviousRequested())).cursor == 39)
     }
 
+    @Test func aJumpPastAnEndGoesOnOnceToThePageBeforeOrTheFirstPage() throws {
+        var machine = try Self.jumped()
+        let past = try #require(Self.started(machine.jumpRequested(to: 90)))
+        let before = try #require(Self.started(machine.pageLoaded(past.token, nextCursor: nil, previousCursor: 89)))
+        #expect(before.cursor == 89 && before.mode == .jump)
+        #expect(machine.status.append == .loading && machine.ledger.map(\.cursor) == [5], "the empty page is not applied")
+        #expect(machine.pageLoaded(before.token, nextCursor: nil, previousCursor: 88, bounds: Self.bounds(890...899)) == .applyPage(.jump))
+        #expect(machine.status == PaginationStatus(state: .exhausted, prepend: .idle, loadedPages: 1))
+        // Before the start: on to the first page; an empty first page is the list.
+        let early = try #require(Self.started(machine.jumpRequested(to: -3)))
+        let first = try #require(Self.started(machine.pageLoaded(early.token, nextCursor: nil, previousCursor: nil)))
+        #expect(first.cursor == nil)
+        #expect(machine.pageLoaded(first.token, nextCursor: nil, previousCursor: 7) == .applyPage(.jump), "once only")
+        #expect(machine.window == Machine.Window(lower: .shut, upper: .open))
+        let empty = try #require(Self.started(machine.refreshRequested()))
+        #expect(machine.pageLoaded(empty.token, nextCursor: nil) == .applyPage(.replace))
+        #expect(machine.window == Machine.Window(lower: .open, upper: .open))
+    }
+
     @Test func aFailedJumpIsRetriedByEitherDirectionOrRetry() throws {
         var machine = try Self.jumped()
         let jump = try #require(Self.started(machine.jumpRequested(to: 9)))

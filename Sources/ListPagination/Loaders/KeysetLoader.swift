@@ -66,8 +66,9 @@ public struct KeysetLoader<Item: Hashable & DataSourceComparable, Key: Sendable>
     ///   row), `nil` when no row follows; the previous cursor (before the first row),
     ///   `nil` when no row precedes. A page after a key has rows before it (the keyed
     ///   row, at least); a page before a key has rows after it. An empty page after
-    ///   `k` (past the end) names `.through(k)` as the page before it; any other empty
-    ///   page ends the list in both directions.
+    ///   `k` (past the end) names `.through(k)` as the page before it (a
+    ///   ``Paginator/jump(to:)`` there shows the last rows); any other empty page ends
+    ///   the list in both directions.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(*k* log *k*) comparisons to order the *k* rows `fetch` returns,
     ///   plus the work of `fetch`.

@@ -34,7 +34,10 @@ extension Paginator {
     /// a refresh included, are cancelled, and their responses, should they still arrive,
     /// are discarded. Afterwards both directions go on from the new page: its
     /// ``Page/nextCursor`` and ``Page/previousCursor``. The last row reported visible is
-    /// forgotten. A later jump supersedes an earlier one still loading.
+    /// forgotten. A later jump supersedes an earlier one still loading. A cursor past
+    /// either end of the list, whose page is empty, shows the page the loader names
+    /// before that empty page (the last rows, for ``KeysetLoader``), or else the first
+    /// page.
     ///
     /// ```swift
     /// paginator.jump(to: .before("p02000"))   // a KeysetLoader: the rows before p02000

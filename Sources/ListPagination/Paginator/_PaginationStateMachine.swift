@@ -198,6 +198,8 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     private var namedNext: [_CursorKey: Int] = [:]
     /// The same for previous cursors.
     private var namedPrevious: [_CursorKey: Int] = [:]
+    /// The running jump already went on from an empty page once.
+    private var followsEmptyPage = false
     /// The end that received the latest page.
     private var lastGrown: Edge = .bottom
     /// The offset of the last row reported visible since the rows were last replaced or
@@ -397,13 +399,16 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     }
 
     /// Loads the page at `cursor`, to replace every row with it when it arrives.
-    /// Whatever was in flight, a refresh included, is superseded (a new generation).
+    /// Whatever was in flight, a refresh included, is superseded (a new generation). A
+    /// page that comes back empty (past either end of the list) is not applied: the
+    /// jump goes on, once, to the page it names before it, or else to the first page.
     mutating func jumpRequested(to cursor: Cursor?) -> Action {
         startReplacing(cursor: cursor, mode: .jump)
     }
 
     private mutating func startReplacing(cursor: Cursor?, mode: Mode) -> Action {
         let continuing = isLoading
+        followsEmptyPage = false
         generation += 1
         lastAppearedOffset = nil
         // The directions' requests are superseded; they resume from the new page.
@@ -426,6 +431,7 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         append = .idle(nil)
         prepend = .exhausted
         replace = nil
+        followsEmptyPage = false
         indicatorShown = false
         loadedPages = 0
         totalItems = nil
@@ -457,7 +463,14 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
         totalItems: Int? = nil,
         totalPages: Int? = nil
     ) -> Action {
-        guard let slot = slot(of: token), case .loading(let request, _)? = self[slot] else { return .none }
+        guard let slot = slot(of: token), case .loading(let request, let failures)? = self[slot] else { return .none }
+        // A jump past either end lands on an empty page: it goes on, once, to the page
+        // before it, or else to the first page, so that the window covers real rows.
+        if slot == .replace, bounds == nil, !followsEmptyPage, previousCursor != nil || request.cursor != nil {
+            followsEmptyPage = true
+            return start(.replace, cursor: previousCursor, mode: request.mode, failures: failures, newEpisode: false)
+        }
+        if slot == .replace { followsEmptyPage = false }
         let page = LedgerPage(cursor: request.cursor, previous: previousCursor, next: nextCursor, bounds: bounds)
         switch slot {
         case .replace:
