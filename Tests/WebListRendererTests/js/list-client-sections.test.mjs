@@ -325,11 +325,17 @@ test("sectioned fixtures: ≥ 200 random Swift sequences replayed in order give 
   for (const sequence of all) {
     const label = `seed ${sequence.seed}`;
     const { doc, container, client, requests, errors } = setup();
+    let pure = null; // the state by applyMessage alone, which never touches a DOM
     for (const [index, message] of sequence.messages.entries()) {
       const before = elementsById(container);
       doc.resetStats();
       const status = client.handle(message);
       assert.equal(status, "applied", `${label}: message ${index} was ${status}`);
+      pure = applyMessage(pure, message).state;
+      const shown = pure.sections.map((section) => ({
+        key: section.key, title: section.title, ids: section.rows.map((r) => r.id), html: section.rows.map((r) => r.html),
+      }));
+      assertSectionedInSync(client, container, shown, pure.version);
       if (message.type === "batch") {
         const inserts = message.steps.filter((step) => step.op === "insert");
         const reloads = message.steps.filter((step) => step.op === "reload");
