@@ -4,7 +4,8 @@ import Foundation
 /// `applyMessage` in `list-client.js`.
 ///
 /// Use it to consume a list stream from Swift (a test, a command-line client, a second
-/// server), or to check what a browser would show.
+/// server), or to check what a browser would show. It applies sectioned messages too:
+/// after a sectioned snapshot it holds ``sections`` as well as the flat ``rows``.
 ///
 /// ```swift
 /// var replica = WebListReplica()
