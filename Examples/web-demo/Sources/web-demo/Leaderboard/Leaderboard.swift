@@ -17,9 +17,9 @@ import WebListRenderer
 /// As a `Service` it plays the feed until graceful shutdown, then ends every browser's
 /// event stream so the HTTP server can stop.
 final class Leaderboard: Service {
-    let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
-    /// The same list, flat: the leaderboard in score order.
-    var board: ListDataSource<Player> { grouped.rows }
+    let grouped: SectionedListDataSource<LeaderboardTier, Player>
+    /// The same list, flat (`grouped.rows`): the leaderboard in score order.
+    let board: ListDataSource<Player>
     let hub: WebListHub<Player>
     let groupedHub: SectionedWebListHub<LeaderboardTier, Player>
     let history = SnapshotHistory(capacity: 1_024)
@@ -33,6 +33,9 @@ final class Leaderboard: Service {
         feed = try LiveFeed(directory: fixtures)
         roster = LiveRoster(feed.roster)
         self.feedInterval = feedInterval
+        let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
+        self.grouped = grouped
+        board = grouped.rows
         hub = WebListHub(format: PlayerRow.format, limits: .init(messages: 512))
         groupedHub = SectionedWebListHub(format: TierSections.format, limits: .init(messages: 512))
         let loader = LivePageLoader(pages: FixturePageLoader(directory: fixtures, mode: .pageNumber, latency: pageLatency), roster: roster)
