@@ -40,9 +40,11 @@ extension SectionedWebListFormat: _WireEncoding {
     static func old(of batch: SectionedChangeBatch<Section, Item>) -> SectionedSnapshot<Section, Item> { batch.old }
     static func new(of batch: SectionedChangeBatch<Section, Item>) -> SectionedSnapshot<Section, Item> { batch.new }
     static func version(of snapshot: SectionedSnapshot<Section, Item>) -> Int { snapshot.version }
-    /// The same rows, grouped into the same sections: a list moved between two sectioned
-    /// lists with the same rows but another sectioning does not continue.
+    /// The same rows, grouped into the same sections: a renderer moved between two
+    /// sectioned lists with equal rows but another sectioning does not continue. Rows that
+    /// share their storage belong to one list, whose sectioning is the same.
     static func isSameList(_ first: SectionedSnapshot<Section, Item>, _ second: SectionedSnapshot<Section, Item>) -> Bool {
-        WebListFormat<Item>.isSameList(first.rows, second.rows) && first.sections.elementsEqual(second.sections)
+        first.rows.isIdentical(to: second.rows)
+            || (first.rows.elementsEqual(second.rows) && first.sections.elementsEqual(second.sections))
     }
 }
