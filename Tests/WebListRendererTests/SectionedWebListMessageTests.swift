@@ -143,3 +143,22 @@ struct SectionedWebListMessageTests {
         #expect(replica.sections == wireSections(snapshot))
     }
 }
+
+/// A flat list's messages are byte for byte what they were before sections existed:
+/// no `sections` member, no `sectioned` marker, index offsets as plain numbers.
+@Suite("Flat WebListMessage bytes")
+struct FlatWebListMessageBytesTests {
+    @Test func aFlatRendererWritesTheFlatFormat() async throws {
+        let format = WebListFormat<TestRow>(id: { "r\($0)" }) { row in "<b>\(row.key)</b>" }
+        let source = ListDataSource([TestRow(id: 1, key: 5), TestRow(id: 2, key: 1)])
+        let log = FrameLog()
+        source.attach(WebListRenderer(format: format, send: log.append))
+        _ = await source.flush()
+        source.replaceAll(with: [TestRow(id: 3, key: 3), TestRow(id: 1, key: 0)])  // one batch
+        _ = await source.flush()
+        #expect(log.all.map(\.json) == [
+            #"{"type":"snapshot","version":1,"items":[{"id":"r2","html":"<b>1</b>"},{"id":"r1","html":"<b>5</b>"}]}"#,
+            #"{"type":"batch","from":1,"to":2,"steps":[{"op":"remove","at":0},{"op":"insert","at":1,"id":"r3","html":"<b>3</b>"},{"op":"reload","at":0,"id":"r1","html":"<b>0</b>"}]}"#,
+        ])
+    }
+}
