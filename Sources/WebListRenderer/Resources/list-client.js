@@ -416,8 +416,9 @@ export class ListClient {
   #buffer = [];
 
   /**
-   * @param {Element} container  Element whose children are the rows. Its
-   *   existing children are removed by the first snapshot.
+   * @param {Element} container  Element whose children are the rows (the
+   *   section elements, for a sectioned list). Its existing children are
+   *   removed by the first snapshot.
    * @param {ListClientOptions} [options]
    */
   constructor(container, options = {}) {
@@ -962,7 +963,7 @@ function reportError(error) {
  * again, a snapshot is requested; if the browser gives up (the stream is
  * closed), the stream is reopened after a delay.
  *
- * @param {Element} container  Element whose children are the rows.
+ * @param {Element} container  Element whose children are the rows (or sections).
  * @param {string|URL} url  URL of the event stream.
  * @param {EventSourceConnectionOptions} options
  * @returns {{client: ListClient, close: () => void}}
