@@ -114,6 +114,17 @@ struct SectionedWebListMessageTests {
         #expect(error(#"{"type":"snapshot","version":1,"sections":[{"key":"k","title":"K","items":[]}]}"#) == nil)
     }
 
+    @Test func describableSectionKeysNeedNoClosures() async {
+        let format = SectionedWebListFormat<Int, TestRow>(rows: testRowFormat)
+        #expect(format.sectionKey(42) == "42" && format.sectionTitle(42) == "42")
+        let list = sectionedTestList()
+        list.add([TestRow(id: 1, key: 7)])
+        let snapshot = await list.flush()
+        #expect(format.snapshotMessage(for: snapshot) == .sectionedSnapshot(version: 1, sections: [
+            WebListSection(key: "2", title: "2", items: [testRowFormat.row(TestRow(id: 1, key: 7))]),
+        ]))
+    }
+
     @Test func theFormatMakesSectionedMessagesFromTheEngine() async throws {
         let list = sectionedTestList()
         let recorder = SectionedBatchRecorder<Int, TestRow>()

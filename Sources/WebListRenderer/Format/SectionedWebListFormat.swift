@@ -65,13 +65,6 @@ public struct SectionedWebListFormat<Section: Hashable & Comparable & Sendable, 
         return .sectionedBatch(from: batch.old.version, to: batch.new.version, steps: steps)
     }
 
-    /// The wire section of `section` of `snapshot`, with its rows.
-    ///
-    /// - Complexity: O(*r* log *n*) for a section of *r* rows, plus formatting them.
-    public func section(_ section: ListSection<Section>, of snapshot: SectionedSnapshot<Section, Item>) -> WebListSection {
-        WebListSection(key: sectionKey(section.key), title: sectionTitle(section.key), items: section.rows.map { rows.row(snapshot.rows[$0]) })
-    }
-
     /// The sectioned `snapshot` message for `snapshot`: every section, in order, each with
     /// its rows, in order.
     ///
