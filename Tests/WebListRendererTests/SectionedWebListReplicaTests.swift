@@ -29,6 +29,17 @@ struct SectionedWebListReplicaTests {
         #expect(replica.ids == ["b", "c", "a"])
     }
 
+    /// The sectioned example of the WireFormat article.
+    @Test func theWireFormatArticlesSectionedExampleApplies() {
+        var replica = WebListReplica()
+        #expect(replica.apply(json: #"{"type":"snapshot","version":1,"sections":[{"key":"gold","title":"Gold","items":[{"id":"a","html":"Ann"},{"id":"c","html":"Cy"}]},{"key":"silver","title":"Silver","items":[{"id":"b","html":"Bo"}]}]}"#) == .applied)
+        #expect(replica.apply(json: #"{"type":"batch","from":1,"to":2,"sectioned":true,"steps":[{"op":"insertSection","at":2,"key":"bronze","title":"Bronze"},{"op":"move","from":[1,0],"to":[0,1]},{"op":"move","from":[0,2],"to":[2,0]},{"op":"removeSection","at":1}]}"#) == .applied)
+        #expect(replica.sections == [
+            WebListSection(key: "gold", title: "Gold", items: [WebListRow(id: "a", html: "Ann"), WebListRow(id: "b", html: "Bo")]),
+            WebListSection(key: "bronze", title: "Bronze", items: [WebListRow(id: "c", html: "Cy")]),
+        ])
+    }
+
     @Test func inconsistentSectionedBatchesChangeNothing() {
         var replica = WebListReplica()
         replica.apply(.sectionedSnapshot(version: 1, sections: [WebListSection(key: "x", title: "X", items: [a, b])]))
