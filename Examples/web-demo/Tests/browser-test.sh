@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real-browser test of the web demo: builds and starts the server on 127.0.0.1 (free
 # port, fast live feed), loads the page in headless Chromium and checks the DOM against
-# the server's /snapshot (see browser_check.py); then starts it again with the feed off
+# the server's /snapshot, then the page grouped by tier against /snapshot?group=tier,
+# with players moving between sections live (see browser_check.py); then starts it again with the feed off
 # and checks the endpoints over plain HTTP: HEAD, 405, heartbeats, and browsers that
 # leave being removed (see http_check.py); that SIGTERM stops it while streams that
 # stopped reading are stuck (see shutdown_check.py); last, 200 live event streams with
@@ -9,7 +10,7 @@
 # timeouts set short (see load_check.py). Installs Chromium with apt-get when it is
 # missing. Exits non-zero on any failure.
 #
-#   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png]
+#   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png] [--grouped-screenshot FILE.png]
 #
 # WEB_DEMO_SCRATCH overrides the build folder (default Examples/web-demo/.build-web).
 set -euo pipefail

@@ -12,7 +12,12 @@ no websocket client is needed), loads the demo page and checks:
 3. names with markup are shown as text: no element from item data exists;
 4. scrolling to the end loads more pages, and the DOM still equals the snapshot;
 5. the check itself is not vacuous: after moving one row in the DOM behind the
-   client's back, the same comparison reports a mismatch.
+   client's back, the same comparison reports a mismatch;
+6. the grouped page (``/?group=tier``) shows one section per tier, in tier order,
+   each with its title, its number of players and its rows in order, equal to the
+   server's ``/snapshot?group=tier&version=N`` for the version it shows; players move
+   between sections as the live feed changes their scores; and a row moved to another
+   section behind the client's back is detected.
 
 Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
 status 0 when every check passes.
@@ -177,17 +182,41 @@ READ_DOM = """(() => {
 })()"""
 
 
+# Reads the grouped list as the page shows it, in one synchronous step.
+READ_GROUPED_DOM = """(() => {
+  const board = document.getElementById("board");
+  const sections = [...board.children];
+  const rows = (section) => [...(section.querySelector(":scope > ol")?.children ?? [])];
+  return {
+    version: Number(board.dataset.version),
+    batches: Number(board.dataset.batches ?? 0),
+    snapshots: Number(board.dataset.snapshots ?? 0),
+    tags: sections.map((section) => section.tagName),
+    keys: sections.map((section) => section.getAttribute("data-key")),
+    titles: sections.map((section) => section.querySelector(":scope > h2 > .list-section-title")?.textContent ?? null),
+    counts: sections.map((section) => section.querySelector(":scope > h2 > .list-section-count")?.textContent ?? null),
+    ids: sections.map((section) => rows(section).map((row) => row.getAttribute("data-id"))),
+    html: sections.map((section) => rows(section).map((row) => row.innerHTML)),
+    rowTags: sections.map((section) => rows(section).map((row) => row.tagName)),
+    injected: board.querySelectorAll("ol script, ol b, ol img, ol iframe").length,
+  };
+})()"""
+
+# The tiers' keys, best first: the order their sections must come in.
+TIER_ORDER = ["diamond", "platinum", "gold", "silver", "bronze"]
+
+
 def fetch_json(url, timeout=10):
     with urllib.request.urlopen(url, timeout=timeout) as response:
         return json.loads(response.read().decode("utf-8"))
 
 
-def snapshot_at(base, version, timeout=10):
+def snapshot_at(base, version, timeout=10, grouped=False):
     """The server's snapshot message of `version` (retrying while it is not rendered yet)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return fetch_json(f"{base}snapshot?version={version}")
+            return fetch_json(f"{base}snapshot?{'group=tier&' if grouped else ''}version={version}")
         except urllib.error.HTTPError as error:
             body = error.read().decode("utf-8", "replace")
             if error.code == 404 and "does not exist yet" in body and time.monotonic() < deadline:
@@ -228,12 +257,132 @@ def compare(page, base, dom):
     return problems, snapshot
 
 
+def compare_grouped(page, base, dom):
+    """Differences between the grouped DOM as read and the server's grouped snapshot of that version."""
+    snapshot = snapshot_at(base, dom["version"], grouped=True)
+    problems = []
+    if snapshot.get("type") != "snapshot" or snapshot.get("version") != dom["version"] or "sections" not in snapshot:
+        problems.append(f"server answered {snapshot.get('type')} v{snapshot.get('version')} without sections for v{dom['version']}")
+        return problems, snapshot
+    sections = snapshot["sections"]
+    expected_keys = [section["key"] for section in sections]
+    if dom["keys"] != expected_keys:
+        problems.append(f"sections differ: DOM {dom['keys']} vs server {expected_keys}")
+    if [key for key in TIER_ORDER if key in dom["keys"]] != dom["keys"]:
+        problems.append(f"sections are not in tier order: {dom['keys']}")
+    if any(tag != "SECTION" for tag in dom["tags"]):
+        problems.append("a child of the board is not a section element")
+    if problems:
+        return problems, snapshot
+    for index, section in enumerate(sections):
+        key = section["key"]
+        expected_ids = [item["id"] for item in section["items"]]
+        shown = dom["ids"][index]
+        if dom["titles"][index] != section["title"]:
+            problems.append(f"section {key} is titled {dom['titles'][index]!r}, server has {section['title']!r}")
+        if dom["counts"][index] != str(len(expected_ids)):
+            problems.append(f"section {key} counts {dom['counts'][index]!r} players, server has {len(expected_ids)}")
+        if shown != expected_ids:
+            first = next((i for i, (a, b) in enumerate(zip(shown, expected_ids)) if a != b), min(len(shown), len(expected_ids)))
+            problems.append(
+                f"section {key}: row order differs at offset {first}: DOM {shown[first:first + 3]} vs server "
+                f"{expected_ids[first:first + 3]} ({len(shown)} vs {len(expected_ids)} rows)"
+            )
+            continue
+        expected_html = normalized(page, [item["html"] for item in section["items"]])
+        for offset, (html, wanted) in enumerate(zip(dom["html"][index], expected_html)):
+            if html != wanted:
+                problems.append(f"section {key} row {offset} ({shown[offset]}) shows {html!r}, server has {wanted!r}")
+                break
+        if any(tag != "LI" for tag in dom["rowTags"][index]):
+            problems.append(f"a child of section {key}'s list is not a row element")
+    return problems, snapshot
+
+
+def tiers_of(dom):
+    """Each shown player's section key."""
+    return {id_: key for key, ids in zip(dom["keys"], dom["ids"]) for id_ in ids}
+
+
+def check_grouped(page, devtools, session, base, options):
+    """The grouped page: sections equal the server's, players move between them live."""
+    devtools.send("Page.navigate", {"url": base + "?group=tier"}, session=session)
+    page.wait_for(
+        "document.getElementById('board')?.dataset.version !== undefined && document.getElementById('board').childElementCount > 0",
+        "the grouped page's first snapshot", options.timeout)
+    # Enough pages for three tiers (the first five pages are all Diamond), by scrolling.
+    deadline = time.monotonic() + options.timeout
+    while True:
+        count = page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); "
+                              "document.getElementById('board').childElementCount")
+        if count >= 3:
+            break
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"scrolling the grouped page did not load three tiers: {count} section(s)")
+        time.sleep(0.2)
+    batches = page.evaluate("Number(document.getElementById('board').dataset.batches ?? 0)")
+    page.wait_for(
+        f"Number(document.getElementById('board').dataset.batches ?? 0) >= {batches + options.batches}",
+        f"{options.batches} batches on the grouped page", options.timeout)
+
+    dom = page.evaluate(READ_GROUPED_DOM)
+    problems, _ = compare_grouped(page, base, dom)
+    if problems:
+        raise CheckFailed("grouped page after live batches: " + "; ".join(problems))
+    if dom["injected"]:
+        raise CheckFailed(f"{dom['injected']} element(s) from item data were created inside the grouped list")
+    print(f"ok: grouped v{dom['version']}: sections {dom['keys']} with "
+          f"{[len(ids) for ids in dom['ids']]} rows, in the server's order, after {dom['batches']} batches")
+
+    # Players move between sections live: wait until one shown at both reads is in
+    # another section, and check the DOM against the server again.
+    first = tiers_of(dom)
+    deadline = time.monotonic() + options.timeout
+    while True:
+        time.sleep(0.5)
+        later = page.evaluate(READ_GROUPED_DOM)
+        now = tiers_of(later)
+        moved = sorted(id_ for id_, key in now.items() if first.get(id_, key) != key)
+        if moved:
+            break
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"no player changed tier on the grouped page within {options.timeout}s")
+    problems, _ = compare_grouped(page, base, later)
+    if problems:
+        raise CheckFailed("grouped page after players changed tier: " + "; ".join(problems))
+    examples = ", ".join(f"{id_} {first[id_]}→{now[id_]}" for id_ in moved[:3])
+    print(f"ok: grouped v{later['version']}: {len(moved)} player(s) changed section live ({examples}); "
+          "the DOM still equals the server's snapshot")
+
+    if options.grouped_screenshot:
+        # The boundary between the first two tiers, with both headers in view.
+        page.evaluate("(() => { const second = document.getElementById('board').children[1];"
+                      " window.scrollTo(0, second.getBoundingClientRect().top + window.scrollY - 420); })()")
+        time.sleep(1.0)
+        shot = devtools.send("Page.captureScreenshot", {"format": "png"}, session=session)
+        with open(options.grouped_screenshot, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {options.grouped_screenshot}")
+
+    # The comparison detects a row in the wrong section: move the first row of the
+    # first section to the end of the last one behind the client's back.
+    corrupted = page.evaluate(
+        "(() => { const board = document.getElementById('board');"
+        " board.lastElementChild.querySelector('ol').appendChild(board.firstElementChild.querySelector('ol').firstElementChild);"
+        " return " + READ_GROUPED_DOM + "; })()")
+    problems, _ = compare_grouped(page, base, corrupted)
+    if not problems:
+        raise CheckFailed("a row moved to another section behind the client's back went unnoticed: the check is vacuous")
+    print(f"ok: a row in the wrong section is detected ({problems[0]})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True, help="the demo's base URL, e.g. http://127.0.0.1:8080/")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     parser.add_argument("--batches", type=int, default=5, help="batches the page must apply before the first check")
     parser.add_argument("--screenshot", help="write a PNG screenshot of the page here")
+    parser.add_argument("--grouped-screenshot", help="write a PNG screenshot of the grouped page (/?group=tier) here")
     parser.add_argument("--timeout", type=float, default=60)
     options = parser.parse_args()
     base = options.url if options.url.endswith("/") else options.url + "/"
@@ -320,6 +469,9 @@ def main():
         if not problems:
             raise CheckFailed("a row moved behind the client's back went unnoticed: the check is vacuous")
         print(f"ok: a wrong order is detected ({problems[0]})")
+
+        # 5. The grouped page.
+        check_grouped(page, devtools, session, base, options)
 
         exceptions = []
         while not devtools.events.empty():

@@ -5,6 +5,8 @@ Run against a server started with the feed off and a short heartbeat, e.g.
 ``web-demo --port 0 --feed-interval 0 --heartbeat 200``:
 
 - every GET endpoint answers HEAD with the same status, content type and length, and no body;
+- the grouped snapshot (``/snapshot?group=tier``) groups the flat snapshot's rows by
+  tier, at the same version, and an unknown ``group`` is answered 400;
 - another method on a known path is answered 405 with an ``Allow`` header;
 - an idle ``/events`` stream gets ``: heartbeat`` comment lines;
 - browsers that close their ``/events`` connection are removed from the hub (``/status``
@@ -33,7 +35,7 @@ def request(base, method, path):
         connection.request(method, path)
         response = connection.getresponse()
         # A HEAD response has no body; /events never ends, so read none of it.
-        body = b"" if method == "HEAD" or path == "/events" else response.read()
+        body = b"" if method == "HEAD" or (path.split("?")[0] == "/events" and response.status == 200) else response.read()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, body
     finally:
         connection.close()
@@ -80,7 +82,7 @@ def main():
     wait_for("the first page has loaded", lambda: status(base)["pagination"] != "loading", timeout=30)
 
     # 1. HEAD answers as GET does, without a body: same status, type and length.
-    for path in ["/", "/list-client.js", "/events", "/snapshot", "/status"]:
+    for path in ["/", "/list-client.js", "/events", "/snapshot", "/status", "/?group=tier", "/events?group=tier", "/snapshot?group=tier"]:
         get_status, get_headers, _ = request(base, "GET", path)
         head_status, head_headers, head_body = request(base, "HEAD", path)
         got = (head_status, head_headers.get("content-type"), head_headers.get("content-length"))
@@ -88,6 +90,22 @@ def main():
         if got != expected or head_body:
             raise CheckFailed(f"HEAD {path}: {got}, GET: {expected}")
     print("ok: HEAD answers like GET on every GET endpoint, Content-Length included")
+
+    # 1b. The grouped list: its snapshot holds the flat snapshot's rows, in the same
+    #     order, in sections in tier order, at the same version; an unknown grouping is 400.
+    flat = json.loads(request(base, "GET", "/snapshot")[2])
+    grouped = json.loads(request(base, "GET", "/snapshot?group=tier")[2])
+    tiers = ["diamond", "platinum", "gold", "silver", "bronze"]
+    keys = [section["key"] for section in grouped.get("sections", [])]
+    grouped_ids = [item["id"] for section in grouped.get("sections", []) for item in section["items"]]
+    if grouped.get("version") != flat["version"] or grouped_ids != [item["id"] for item in flat["items"]] \
+            or [key for key in tiers if key in keys] != keys or not keys:
+        raise CheckFailed(f"/snapshot?group=tier v{grouped.get('version')} sections {keys} does not group /snapshot v{flat['version']}")
+    for path in ["/?group=nope", "/events?group=nope", "/snapshot?group=nope", f"/snapshot?group=nope&version={flat['version']}"]:
+        code, _, _ = request(base, "GET", path)
+        if code != 400:
+            raise CheckFailed(f"GET {path}: {code} (expected 400)")
+    print(f"ok: /snapshot?group=tier groups /snapshot's {len(grouped_ids)} rows into {keys}; an unknown group is 400")
 
     # 2. A known path with another method: 405 and Allow, with or without a trailing slash.
     for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"),

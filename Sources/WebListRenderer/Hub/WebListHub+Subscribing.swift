@@ -11,49 +11,7 @@ extension WebListHub {
     /// - Returns: the client's frames.
     /// - Complexity: O(1); the snapshot is formatted when it is read.
     public func subscribe() -> WebListSubscription {
-        let limits = _ClientQueue<_WireSnapshot<Item>, _Waiter>.Limits(entries: limits.messages, bytes: limits.bytes)
-        let id: Int? = _state.withLock { state in
-            guard !state.isFinished else { return nil }
-            state.nextClientID += 1
-            var queue = _Queue(limits: limits)
-            if let current = state.current { _ = queue.snapshot(current) }
-            state.clients[state.nextClientID] = queue
-            return state.nextClientID
-        }
-        guard let id else { return WebListSubscription(next: { nil }, cancel: {}) }
-        return WebListSubscription(next: { await self._next(client: id) }, cancel: { self._unsubscribe(id) })
-    }
-
-    func _next(client id: Int) async -> WebListFrame? {
-        let entry: _Entry? = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: _Waiter) in
-                let action = _state.withLock { state -> _Queue.NextAction in
-                    guard let index = state.clients.index(forKey: id) else { return .finished }
-                    return state.clients.values[index].next(continuation)
-                }
-                switch action {
-                case .deliver(let entry): continuation.resume(returning: entry)
-                case .finished: continuation.resume(returning: nil)
-                case .suspend: break
-                }
-            }
-        } onCancel: {
-            _unsubscribe(id)
-        }
-        switch entry {
-        case .frame(let frame): return frame
-        case .snapshot(let snapshot): return snapshot.snapshotFrame(format: format)
-        case nil: return nil
-        }
-    }
-
-    func _unsubscribe(_ id: Int) {
-        let waiter = _state.withLock { state -> _Waiter? in
-            guard var queue = state.clients.removeValue(forKey: id) else { return nil }
-            state.departedResets += queue.resets
-            return queue.finish()
-        }
-        waiter?.resume(returning: nil)
+        _core.subscribe()
     }
 }
 

@@ -66,28 +66,10 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     }
 
     /// How items become wire rows.
-    public let format: WebListFormat<Item>
+    public var format: WebListFormat<Item> { _core.format }
     /// The bounds of each client's queue.
     public let limits: Limits
-
-    typealias _Entry = _ClientEntry<_WireSnapshot<Item>>
-    typealias _Waiter = CheckedContinuation<_Entry?, Never>
-    typealias _Queue = _ClientQueue<_WireSnapshot<Item>, _Waiter>
-
-    struct _State: Sendable {
-        /// The last rendered snapshot and its version shift.
-        var current: _WireSnapshot<Item>?
-        var clients: [Int: _Queue] = [:]
-        var nextClientID = 0
-        var batches = 0
-        /// Resets of clients that have since left.
-        var departedResets = 0
-        var isFinished = false
-    }
-
-    let _state = LockedState(_State())
-    /// Held for the whole of each render; see `_publish(_:)`.
-    let _renderLock = LockedState(())
+    let _core: _HubCore<WebListFormat<Item>>
 
     /// Creates a hub.
     ///
@@ -97,28 +79,22 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     public init(format: WebListFormat<Item>, limits: Limits = Limits()) {
         precondition(limits.messages >= 1, "WebListHub.Limits.messages must be at least 1")
         precondition(limits.bytes >= 0, "WebListHub.Limits.bytes must not be negative")
-        self.format = format
         self.limits = limits
+        _core = _HubCore(format: format, messages: limits.messages, bytes: limits.bytes)
     }
 
     /// The wire version of the last rendered batch (the list's version, unless the hub was
     /// moved from a list with higher versions); `nil` before the hub is attached.
     ///
     /// - Complexity: O(1).
-    public var version: Int? { _state.withLock { $0.current?.wireVersion } }
+    public var version: Int? { _core.version }
 
     /// Current counters.
     ///
     /// - Complexity: O(*c*) for *c* clients.
     public var statistics: Statistics {
-        _state.withLock { state in
-            Statistics(
-                clients: state.clients.count,
-                batches: state.batches,
-                resets: state.departedResets + state.clients.values.reduce(0) { $0 + $1.resets },
-                longestQueue: state.clients.values.map(\.pendingCount).max() ?? 0
-            )
-        }
+        let statistics = _core.statistics
+        return Statistics(clients: statistics.clients, batches: statistics.batches, resets: statistics.resets, longestQueue: statistics.longestQueue)
     }
 
     /// A snapshot message of the last rendered version, for a client that asks for one
@@ -128,8 +104,7 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     ///   attached.
     /// - Complexity: O(*n*) rows formatted, once per version.
     public func snapshotFrame() -> WebListFrame? {
-        guard let current = _state.withLock({ $0.current }) else { return nil }
-        return current.snapshotFrame(format: format)
+        _core.snapshotFrame()
     }
 
     /// Ends every subscription; later subscriptions end at once. Detach the hub from its
@@ -137,14 +112,6 @@ public final class WebListHub<Item: Hashable & DataSourceComparable>: ListRender
     ///
     /// - Complexity: O(*c*) for *c* clients, plus freeing the frames still queued for them.
     public func finish() {
-        let waiters = _state.withLock { state in
-            state.isFinished = true
-            var waiters: [_Waiter] = []
-            for index in state.clients.indices {
-                if let waiter = state.clients.values[index].finish() { waiters.append(waiter) }
-            }
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        _core.finish()
     }
 }

@@ -15,6 +15,22 @@
 //                                       row at `to` in the shortened list
 //   {"op":"reload","at":2,"id":"y","html":"…"}
 //
+// A sectioned list sends its rows grouped, and its steps in index paths
+// `[section, item]`:
+//
+//   {"type":"snapshot","version":7,"sections":[{"key":"gold","title":"Gold","items":[…]}, …]}
+//   {"type":"batch","from":7,"to":8,"sectioned":true,"steps":[…]}
+//
+//   {"op":"insertSection","at":1,"key":"gold","title":"Gold"}   an empty section
+//   {"op":"removeSection","at":2}                               an empty section
+//   {"op":"remove","at":[0,3]}
+//   {"op":"insert","at":[1,0],"id":"x","html":"…"}
+//   {"op":"move","from":[0,1],"to":[1,0]}   possibly to another section
+//   {"op":"reload","at":[1,0],"id":"x","html":"…"}
+//
+// A sectioned list is shown as one `<section data-key="…">` per section, each
+// with a header (title and row count, as text) and a keyed `<ol>` of rows.
+//
 // `html` is produced (escaped and sanitised) by the server and is set as the
 // content of a row element as is. The client never builds markup itself: row
 // elements are created with `document.createElement` and their id is stored
@@ -31,11 +47,22 @@
  */
 
 /**
+ * One section of a sectioned list.
+ * @typedef {object} ListSection
+ * @property {string} key    Unique key of the section.
+ * @property {string} title  The section's title, plain text.
+ * @property {ReadonlyArray<ListRow>} rows  The section's rows in display order.
+ */
+
+/**
  * The state of a list: a version and its rows in display order.
- * `version` is `null` until the first snapshot has been applied.
+ * `version` is `null` until the first snapshot has been applied. A sectioned
+ * list (its last snapshot had `sections`) also has `sections`; its `rows` are
+ * every section's rows, section after section.
  * @typedef {object} ListState
  * @property {number|null} version
  * @property {ReadonlyArray<ListRow>} rows
+ * @property {ReadonlyArray<ListSection>} [sections]
  */
 
 /**
@@ -46,7 +73,9 @@
  * - `"gap"`: a batch that does not start at the current version (or the version
  *   is still unknown); a snapshot is needed before it can be applied.
  * - `"inconsistent"`: the message is malformed or cannot be applied to the
- *   current rows (offset out of range, duplicate id, reload id mismatch, …).
+ *   current rows (offset out of range, duplicate id, reload id mismatch, a
+ *   section removed while it holds rows, a flat batch for a sectioned list or
+ *   the reverse, …).
  * @typedef {"applied"|"ignored"|"gap"|"inconsistent"} ApplyStatus
  */
 
@@ -100,8 +129,26 @@ function isOffset(value, max) {
   return Number.isInteger(value) && value >= 0 && value <= max;
 }
 
+function isSectioned(state) {
+  return Array.isArray(state.sections);
+}
+
+/** Reads row objects into `rows`, checking ids against `ids`; `false` when one is invalid. */
+function readRows(items, ids, rows) {
+  for (const item of items) {
+    if (item === null || typeof item !== "object") return false;
+    const { id, html } = item;
+    if (typeof id !== "string" || typeof html !== "string" || ids.has(id)) return false;
+    ids.add(id);
+    rows.push({ id, html });
+  }
+  return true;
+}
+
 function applySnapshot(state, msg, options) {
-  if (!isVersion(msg.version) || !Array.isArray(msg.items)) {
+  // A snapshot whose `sections` is an array is a sectioned one.
+  const sectioned = Array.isArray(msg.sections);
+  if (!isVersion(msg.version) || (!sectioned && !Array.isArray(msg.items))) {
     return { state, status: "inconsistent" };
   }
   if (state.version !== null && msg.version < state.version && !options.acceptOlderSnapshot) {
@@ -109,16 +156,25 @@ function applySnapshot(state, msg, options) {
   }
   const rows = [];
   const ids = new Set();
-  for (const item of msg.items) {
-    if (item === null || typeof item !== "object") return { state, status: "inconsistent" };
-    const { id, html } = item;
-    if (typeof id !== "string" || typeof html !== "string" || ids.has(id)) {
+  if (!sectioned) {
+    if (!readRows(msg.items, ids, rows)) return { state, status: "inconsistent" };
+    return { state: { version: msg.version, rows }, status: "applied" };
+  }
+  const sections = [];
+  const keys = new Set();
+  for (const section of msg.sections) {
+    if (section === null || typeof section !== "object") return { state, status: "inconsistent" };
+    const { key, title, items } = section;
+    if (typeof key !== "string" || typeof title !== "string" || !Array.isArray(items) || keys.has(key)) {
       return { state, status: "inconsistent" };
     }
-    ids.add(id);
-    rows.push({ id, html });
+    keys.add(key);
+    const sectionRows = [];
+    if (!readRows(items, ids, sectionRows)) return { state, status: "inconsistent" };
+    for (const row of sectionRows) rows.push(row);
+    sections.push({ key, title, rows: sectionRows });
   }
-  return { state: { version: msg.version, rows }, status: "applied" };
+  return { state: { version: msg.version, rows, sections }, status: "applied" };
 }
 
 function applyBatch(state, msg) {
@@ -128,9 +184,104 @@ function applyBatch(state, msg) {
   if (state.version === null) return { state, status: "gap" };
   if (msg.to <= state.version) return { state, status: "ignored" };
   if (msg.from !== state.version) return { state, status: "gap" };
+  // A sectioned batch applies to a sectioned list only, a flat one to a flat list.
+  const sectioned = msg.sectioned === true;
+  if (sectioned !== isSectioned(state)) return { state, status: "inconsistent" };
+  if (sectioned) {
+    const sections = applySectionedSteps(state.sections, msg.steps);
+    if (sections === null) return { state, status: "inconsistent" };
+    const rows = [];
+    for (const section of sections) for (const row of section.rows) rows.push(row);
+    return { state: { version: msg.to, rows, sections }, status: "applied" };
+  }
   const rows = applySteps(state.rows, msg.steps);
   if (rows === null) return { state, status: "inconsistent" };
   return { state: { version: msg.to, rows }, status: "applied" };
+}
+
+function isPath(value) {
+  return Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && Number.isInteger(value[1]);
+}
+
+/**
+ * Applies a sectioned edit script to a copy of `sections` (a section's rows are
+ * copied when a step first touches them).
+ * @param {ReadonlyArray<ListSection>} sections
+ * @param {ReadonlyArray<object>} steps
+ * @returns {ListSection[]|null} the new sections, or `null` when a step is invalid.
+ */
+function applySectionedSteps(sections, steps) {
+  const out = sections.slice();
+  const copied = new Set();
+  const ids = new Set();
+  const keys = new Set();
+  for (const section of out) {
+    keys.add(section.key);
+    for (const row of section.rows) ids.add(row.id);
+  }
+  const writable = (index) => {
+    let section = out[index];
+    if (!copied.has(section)) {
+      section = { key: section.key, title: section.title, rows: section.rows.slice() };
+      out[index] = section;
+      copied.add(section);
+    }
+    return section;
+  };
+  // A row at `path`, or (`end`) a place to insert one.
+  const isRowPath = (path, end = 0) =>
+    isPath(path) && isOffset(path[0], out.length - 1) && isOffset(path[1], out[path[0]].rows.length - 1 + end);
+  for (const step of steps) {
+    if (step === null || typeof step !== "object") return null;
+    switch (step.op) {
+      case "insertSection": {
+        if (!isOffset(step.at, out.length)) return null;
+        if (typeof step.key !== "string" || typeof step.title !== "string" || keys.has(step.key)) return null;
+        const section = { key: step.key, title: step.title, rows: [] };
+        copied.add(section);
+        out.splice(step.at, 0, section);
+        keys.add(step.key);
+        break;
+      }
+      case "removeSection": {
+        if (!isOffset(step.at, out.length - 1) || out[step.at].rows.length !== 0) return null;
+        const [removed] = out.splice(step.at, 1);
+        keys.delete(removed.key);
+        break;
+      }
+      case "remove": {
+        if (!isRowPath(step.at)) return null;
+        const [removed] = writable(step.at[0]).rows.splice(step.at[1], 1);
+        ids.delete(removed.id);
+        break;
+      }
+      case "insert": {
+        if (!isRowPath(step.at, 1)) return null;
+        if (typeof step.id !== "string" || typeof step.html !== "string" || ids.has(step.id)) return null;
+        writable(step.at[0]).rows.splice(step.at[1], 0, { id: step.id, html: step.html });
+        ids.add(step.id);
+        break;
+      }
+      case "move": {
+        // `to` is a place in the list after the removal, possibly in another section.
+        if (!isRowPath(step.from) || !isPath(step.to)) return null;
+        const [moved] = writable(step.from[0]).rows.splice(step.from[1], 1);
+        if (!isRowPath(step.to, 1)) return null;
+        writable(step.to[0]).rows.splice(step.to[1], 0, moved);
+        break;
+      }
+      case "reload": {
+        if (!isRowPath(step.at)) return null;
+        const section = writable(step.at[0]);
+        if (typeof step.html !== "string" || section.rows[step.at[1]].id !== step.id) return null;
+        section.rows[step.at[1]] = { id: step.id, html: step.html };
+        break;
+      }
+      default:
+        return null;
+    }
+  }
+  return out;
 }
 
 /**
@@ -205,6 +356,13 @@ function applySteps(rows, steps) {
  *   string given to {@link ListClient#requestResync}.
  * @property {string} [rowTag="li"]  Tag name of row elements.
  * @property {string} [rowClass]  Class name(s) set on every row element.
+ * @property {string} [sectionTag="section"]  Tag name of section elements
+ *   (sectioned lists).
+ * @property {string} [sectionClass]  Class name(s) set on every section element.
+ * @property {string} [headerTag="h2"]  Tag name of a section's header, which
+ *   holds a `.list-section-title` and a `.list-section-count` span.
+ * @property {string} [listTag="ol"]  Tag name of a section's list of rows
+ *   (class `list-section-rows`).
  * @property {(change: ListChange) => void} [onChange]  Called after each
  *   applied snapshot or batch.
  * @property {(error: unknown) => void} [onError]  Receives errors thrown by
@@ -221,6 +379,11 @@ function applySteps(rows, steps) {
  * are applied by removing, inserting and moving the actual nodes, and a reload
  * only replaces the content of the existing node.
  *
+ * A sectioned list is shown as one child element per section carrying
+ * `data-key`, holding a header (the title and the number of rows, as text) and
+ * a list element whose children are the section's rows. A snapshot decides
+ * which kind the list is.
+ *
  * Batches that cannot be applied (a version gap, or an inconsistent edit
  * script) leave the list untouched and make the client ask for a snapshot;
  * batches arriving while the snapshot is awaited are buffered and replayed
@@ -231,6 +394,15 @@ export class ListClient {
   #document;
   #rowTag;
   #rowClass;
+  #sectionTag;
+  #sectionClass;
+  #headerTag;
+  #listTag;
+  /**
+   * The section views of a sectioned list, in order (empty for a flat list).
+   * @type {{key: string, element: Element, title: Element, count: Element, list: Element, shownTitle: string, shownCount: number}[]}
+   */
+  #sectionViews = [];
   #onChange;
   #onError;
   #requestSnapshot;
@@ -244,8 +416,9 @@ export class ListClient {
   #buffer = [];
 
   /**
-   * @param {Element} container  Element whose children are the rows. Its
-   *   existing children are removed by the first snapshot.
+   * @param {Element} container  Element whose children are the rows (the
+   *   section elements, for a sectioned list). Its existing children are
+   *   removed by the first snapshot.
    * @param {ListClientOptions} [options]
    */
   constructor(container, options = {}) {
@@ -256,6 +429,10 @@ export class ListClient {
       requestSnapshot,
       rowTag = "li",
       rowClass,
+      sectionTag = "section",
+      sectionClass,
+      headerTag = "h2",
+      listTag = "ol",
       onChange,
       onError,
       maxBuffer = 1000,
@@ -268,6 +445,10 @@ export class ListClient {
     this.#document = doc;
     this.#rowTag = rowTag;
     this.#rowClass = rowClass;
+    this.#sectionTag = sectionTag;
+    this.#sectionClass = sectionClass;
+    this.#headerTag = headerTag;
+    this.#listTag = listTag;
     this.#onChange = onChange;
     this.#onError = onError ?? reportError;
     this.#requestSnapshot = requestSnapshot;
@@ -312,6 +493,29 @@ export class ListClient {
    */
   rows() {
     return this.#state.rows.map((row) => ({ id: row.id, html: row.html }));
+  }
+
+  /**
+   * The sections of a sectioned list, in display order, each with a copy of
+   * its rows; `null` for a flat list.
+   * @returns {{key: string, title: string, rows: ListRow[]}[]|null}
+   */
+  sections() {
+    if (!isSectioned(this.#state)) return null;
+    return this.#state.sections.map((section) => ({
+      key: section.key,
+      title: section.title,
+      rows: section.rows.map((row) => ({ id: row.id, html: row.html })),
+    }));
+  }
+
+  /**
+   * The element showing the section with the given key.
+   * @param {string} key
+   * @returns {Element|undefined}
+   */
+  sectionElementFor(key) {
+    return this.#sectionViews.find((view) => view.key === key)?.element;
   }
 
   /**
@@ -431,6 +635,10 @@ export class ListClient {
   }
 
   #renderBatch(oldState, newState, steps) {
+    if (isSectioned(newState)) {
+      this.#renderSectionedBatch(oldState, newState, steps);
+      return;
+    }
     const container = this.#container;
     const elements = this.#elements;
     try {
@@ -477,8 +685,13 @@ export class ListClient {
   }
 
   #renderSnapshot(oldState, newState) {
+    if (isSectioned(newState)) {
+      this.#renderSectionedSnapshot(oldState, newState);
+      return;
+    }
     const container = this.#container;
     const elements = this.#elements;
+    this.#sectionViews = [];
     try {
       const oldHTML = new Map();
       for (const row of oldState.rows) oldHTML.set(row.id, row.html);
@@ -518,14 +731,170 @@ export class ListClient {
     }
   }
 
+  #createSection(key, title) {
+    const doc = this.#document;
+    const element = doc.createElement(this.#sectionTag);
+    if (this.#sectionClass) element.className = this.#sectionClass;
+    element.setAttribute("data-key", key);
+    const header = doc.createElement(this.#headerTag);
+    header.className = "list-section-header";
+    const titleElement = doc.createElement("span");
+    titleElement.className = "list-section-title";
+    titleElement.textContent = title;
+    const count = doc.createElement("span");
+    count.className = "list-section-count";
+    count.textContent = "0";
+    header.appendChild(titleElement);
+    header.appendChild(count);
+    const list = doc.createElement(this.#listTag);
+    list.className = "list-section-rows";
+    element.appendChild(header);
+    element.appendChild(list);
+    return { key, element, title: titleElement, count, list, shownTitle: title, shownCount: 0 };
+  }
+
+  #showCount(view, count) {
+    if (view.shownCount === count) return;
+    view.count.textContent = String(count);
+    view.shownCount = count;
+  }
+
+  #renderSectionedBatch(oldState, newState, steps) {
+    const container = this.#container;
+    const elements = this.#elements;
+    try {
+      const views = this.#sectionViews.slice();
+      const orders = oldState.sections.map((section) => section.rows.map((row) => row.id));
+      // The element a row inserted at `item` of section `index` goes before.
+      const before = (index, item) => (item < orders[index].length ? elements.get(orders[index][item]) : null);
+      for (const step of steps) {
+        switch (step.op) {
+          case "insertSection": {
+            const view = this.#createSection(step.key, step.title);
+            container.insertBefore(view.element, step.at < views.length ? views[step.at].element : null);
+            views.splice(step.at, 0, view);
+            orders.splice(step.at, 0, []);
+            break;
+          }
+          case "removeSection": {
+            const [view] = views.splice(step.at, 1);
+            orders.splice(step.at, 1);
+            container.removeChild(view.element);
+            break;
+          }
+          case "remove": {
+            const [section, item] = step.at;
+            const [id] = orders[section].splice(item, 1);
+            const element = elements.get(id);
+            elements.delete(id);
+            views[section].list.removeChild(element);
+            break;
+          }
+          case "insert": {
+            const [section, item] = step.at;
+            const element = this.#createRow(step.id, step.html);
+            views[section].list.insertBefore(element, before(section, item));
+            orders[section].splice(item, 0, step.id);
+            elements.set(step.id, element);
+            break;
+          }
+          case "move": {
+            const [fromSection, fromItem] = step.from;
+            const [toSection, toItem] = step.to;
+            if (fromSection === toSection && fromItem === toItem) break;
+            const [id] = orders[fromSection].splice(fromItem, 1);
+            views[toSection].list.insertBefore(elements.get(id), before(toSection, toItem));
+            orders[toSection].splice(toItem, 0, id);
+            break;
+          }
+          case "reload": {
+            const html = step.html;
+            elements.get(step.id).innerHTML = html;
+            break;
+          }
+          default:
+            break;
+        }
+      }
+      this.#sectionViews = views;
+      views.forEach((view, index) => this.#showCount(view, orders[index].length));
+    } catch (error) {
+      // The DOM was changed behind the client's back; rebuild it from the model.
+      this.#onError(error);
+      this.#rebuild(newState);
+    }
+  }
+
+  #renderSectionedSnapshot(oldState, newState) {
+    const container = this.#container;
+    const elements = this.#elements;
+    try {
+      const oldHTML = new Map();
+      for (const row of oldState.rows) oldHTML.set(row.id, row.html);
+      const wanted = new Set();
+      for (const row of newState.rows) wanted.add(row.id);
+      for (const id of elements.keys()) {
+        if (!wanted.has(id)) elements.delete(id);
+      }
+      const oldViews = new Map(this.#sectionViews.map((view) => [view.key, view]));
+      const views = newState.sections.map((section) => {
+        let view = oldViews.get(section.key);
+        if (view === undefined) {
+          view = this.#createSection(section.key, section.title);
+        } else if (view.shownTitle !== section.title) {
+          view.title.textContent = section.title;
+          view.shownTitle = section.title;
+        }
+        return view;
+      });
+      this.#sectionViews = views;
+      // Put the sections in order, then drop every other node (stale sections, the
+      // rows of a flat list, initial content); wanted rows among them are moved below.
+      placeInOrder(container, views.map((view) => view.element));
+      newState.sections.forEach((section, index) => {
+        const view = views[index];
+        const ordered = section.rows.map((row) => {
+          let element = elements.get(row.id);
+          if (element === undefined) {
+            element = this.#createRow(row.id, row.html);
+            elements.set(row.id, element);
+          } else if (oldHTML.get(row.id) !== row.html) {
+            const html = row.html;
+            element.innerHTML = html;
+          }
+          return element;
+        });
+        placeInOrder(view.list, ordered);
+        this.#showCount(view, section.rows.length);
+      });
+    } catch (error) {
+      this.#onError(error);
+      this.#rebuild(newState);
+    }
+  }
+
   #rebuild(state) {
     const container = this.#container;
     this.#elements.clear();
-    const fresh = state.rows.map((row) => {
-      const element = this.#createRow(row.id, row.html);
-      this.#elements.set(row.id, element);
-      return element;
-    });
+    this.#sectionViews = [];
+    const createRows = (rows) =>
+      rows.map((row) => {
+        const element = this.#createRow(row.id, row.html);
+        this.#elements.set(row.id, element);
+        return element;
+      });
+    let fresh;
+    if (isSectioned(state)) {
+      fresh = state.sections.map((section) => {
+        const view = this.#createSection(section.key, section.title);
+        for (const element of createRows(section.rows)) view.list.appendChild(element);
+        this.#showCount(view, section.rows.length);
+        this.#sectionViews.push(view);
+        return view.element;
+      });
+    } else {
+      fresh = createRows(state.rows);
+    }
     // Cleared, then filled one row at a time: spreading the rows into one call would
     // pass one argument per row, past the engine's limit on large lists.
     if (typeof container.replaceChildren === "function") {
@@ -534,6 +903,26 @@ export class ListClient {
       while (container.firstChild) container.removeChild(container.firstChild);
     }
     for (const element of fresh) container.appendChild(element);
+  }
+}
+
+/**
+ * Makes `nodes` the children of `parent`, in order, moving only nodes that are
+ * out of place, and removes every other child.
+ */
+function placeInOrder(parent, nodes) {
+  let cursor = parent.firstChild;
+  for (const node of nodes) {
+    if (cursor === node) {
+      cursor = cursor.nextSibling;
+    } else {
+      parent.insertBefore(node, cursor);
+    }
+  }
+  while (cursor !== null) {
+    const next = cursor.nextSibling;
+    parent.removeChild(cursor);
+    cursor = next;
   }
 }
 
@@ -574,7 +963,7 @@ function reportError(error) {
  * again, a snapshot is requested; if the browser gives up (the stream is
  * closed), the stream is reopened after a delay.
  *
- * @param {Element} container  Element whose children are the rows.
+ * @param {Element} container  Element whose children are the rows (or sections).
  * @param {string|URL} url  URL of the event stream.
  * @param {EventSourceConnectionOptions} options
  * @returns {{client: ListClient, close: () => void}}

@@ -10,9 +10,9 @@
 public struct WebListFrame: Hashable, Sendable {
     /// What a frame carries.
     public enum Kind: Hashable, Sendable {
-        /// A `snapshot` message: the whole list.
+        /// A `snapshot` message: the whole list, flat or sectioned.
         case snapshot
-        /// A `batch` message: the change from ``WebListFrame/fromVersion`` to ``WebListFrame/version``.
+        /// A `batch` message, flat or sectioned: the change from ``WebListFrame/fromVersion`` to ``WebListFrame/version``.
         case batch
     }
 
@@ -30,16 +30,9 @@ public struct WebListFrame: Hashable, Sendable {
     /// - Parameter message: the message to encode.
     /// - Complexity: O(total length of the rows' ids and markup).
     public init(_ message: WebListMessage) {
-        switch message {
-        case .snapshot(let version, _):
-            kind = .snapshot
-            fromVersion = nil
-            self.version = version
-        case .batch(let from, let to, _):
-            kind = .batch
-            fromVersion = from
-            version = to
-        }
+        kind = message._isSnapshot ? .snapshot : .batch
+        fromVersion = message._fromVersion
+        version = message.version
         json = message.json
     }
 

@@ -85,7 +85,7 @@ extension WebListMessageError {
 private struct _DecodedMessage: Decodable {
     let message: WebListMessage
 
-    private enum Keys: String, CodingKey { case type, version, items, from, to, steps }
+    private enum Keys: String, CodingKey { case type, version, items, sections, from, to, sectioned, steps }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -93,13 +93,25 @@ private struct _DecodedMessage: Decodable {
         switch type {
         case "snapshot":
             let version = try container.decode(Int.self, forKey: .version)
-            let items = try container.decode([_DecodedRow].self, forKey: .items).map(\.row)
-            message = .snapshot(version: version, items: items)
+            // A snapshot whose `sections` member is an array is a sectioned one.
+            if (try? container.decodeIfPresent([_AnyValue].self, forKey: .sections)) != nil {
+                let sections = try container.decode([_DecodedSection].self, forKey: .sections).map(\.section)
+                message = .sectionedSnapshot(version: version, sections: sections)
+            } else {
+                let items = try container.decode([_DecodedRow].self, forKey: .items).map(\.row)
+                message = .snapshot(version: version, items: items)
+            }
         case "batch":
             let from = try container.decode(Int.self, forKey: .from)
             let to = try container.decode(Int.self, forKey: .to)
-            let steps = try container.decode([_DecodedStep].self, forKey: .steps).map(\.step)
-            message = .batch(from: from, to: to, steps: steps)
+            // A batch whose `sectioned` member is `true` is a sectioned one.
+            if (try? container.decodeIfPresent(Bool.self, forKey: .sectioned)) == true {
+                let steps = try container.decode([_DecodedSectionedStep].self, forKey: .steps).map(\.step)
+                message = .sectionedBatch(from: from, to: to, steps: steps)
+            } else {
+                let steps = try container.decode([_DecodedStep].self, forKey: .steps).map(\.step)
+                message = .batch(from: from, to: to, steps: steps)
+            }
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown message type \"\(type)\"")
@@ -138,4 +150,69 @@ private struct _DecodedStep: Decodable {
             throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown step op \"\(op)\"")
         }
     }
+}
+
+private struct _DecodedSection: Decodable {
+    let section: WebListSection
+
+    private enum Keys: String, CodingKey { case key, title, items }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        section = WebListSection(
+            key: try container.decode(String.self, forKey: .key),
+            title: try container.decode(String.self, forKey: .title),
+            items: try container.decode([_DecodedRow].self, forKey: .items).map(\.row)
+        )
+    }
+}
+
+/// An index path written `[section, item]`.
+private struct _DecodedIndexPath: Decodable {
+    let path: ListIndexPath
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let section = try container.decode(Int.self)
+        let item = try container.decode(Int.self)
+        guard container.isAtEnd else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "an index path has two numbers, [section, item]")
+        }
+        path = ListIndexPath(section: section, item: item)
+    }
+}
+
+private struct _DecodedSectionedStep: Decodable {
+    let step: WebListSectionedStep
+
+    private enum Keys: String, CodingKey { case op, at, from, to, id, html, key, title }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let op = try container.decode(String.self, forKey: .op)
+        func row() throws -> WebListRow {
+            WebListRow(id: try container.decode(String.self, forKey: .id), html: try container.decode(String.self, forKey: .html))
+        }
+        func path(_ key: Keys) throws -> ListIndexPath { try container.decode(_DecodedIndexPath.self, forKey: key).path }
+        switch op {
+        case "insertSection":
+            step = .insertSection(
+                key: try container.decode(String.self, forKey: .key),
+                title: try container.decode(String.self, forKey: .title),
+                at: try container.decode(Int.self, forKey: .at)
+            )
+        case "removeSection": step = .removeSection(at: try container.decode(Int.self, forKey: .at))
+        case "remove": step = .remove(at: try path(.at))
+        case "insert": step = .insert(try row(), at: try path(.at))
+        case "move": step = .move(from: try path(.from), to: try path(.to))
+        case "reload": step = .reload(try row(), at: try path(.at))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown step op \"\(op)\"")
+        }
+    }
+}
+
+/// Any JSON value, unread.
+struct _AnyValue: Decodable {
+    init(from decoder: any Decoder) throws {}
 }

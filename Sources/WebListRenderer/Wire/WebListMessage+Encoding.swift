@@ -1,9 +1,10 @@
 extension WebListMessage {
     /// The message as compact JSON text on one line.
     ///
-    /// Keys are written in a fixed order (`type` first, then the versions, then the rows
-    /// or steps; within a step `op` first), so the same message always encodes to the
-    /// same bytes. Strings are escaped as JSON requires (`"`, `\` and control characters);
+    /// Keys are written in a fixed order (`type` first, then the versions, then the rows,
+    /// sections or steps; within a section `key`, `title`, `items`; within a step `op`
+    /// first; a sectioned batch writes `"sectioned":true` before its steps), so the same
+    /// message always encodes to the same bytes. Strings are escaped as JSON requires (`"`, `\` and control characters);
     /// non-ASCII text is written as UTF-8, not as `\u` escapes.
     ///
     /// ```swift
@@ -35,6 +36,40 @@ extension WebListMessage {
             writer.raw(#","to":"#)
             writer.integer(to)
             writer.raw(#","steps":["#)
+            for (index, step) in steps.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.step(step)
+            }
+            writer.raw("]}")
+        case .sectionedSnapshot(let version, let sections):
+            writer.reserve(32 + sections.reduce(0) { total, section in
+                total + section.key.utf8.count + section.title.utf8.count + 32
+                    + section.items.reduce(0) { $0 + $1.id.utf8.count + $1.html.utf8.count + 20 }
+            })
+            writer.raw(#"{"type":"snapshot","version":"#)
+            writer.integer(version)
+            writer.raw(#","sections":["#)
+            for (index, section) in sections.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw(#"{"key":"#)
+                writer.string(section.key)
+                writer.raw(#","title":"#)
+                writer.string(section.title)
+                writer.raw(#","items":["#)
+                for (index, item) in section.items.enumerated() {
+                    if index > 0 { writer.raw(",") }
+                    writer.row(item)
+                }
+                writer.raw("]}")
+            }
+            writer.raw("]}")
+        case .sectionedBatch(let from, let to, let steps):
+            writer.reserve(64 + steps.count * 40)
+            writer.raw(#"{"type":"batch","from":"#)
+            writer.integer(from)
+            writer.raw(#","to":"#)
+            writer.integer(to)
+            writer.raw(#","sectioned":true,"steps":["#)
             for (index, step) in steps.enumerated() {
                 if index > 0 { writer.raw(",") }
                 writer.step(step)
@@ -94,6 +129,68 @@ struct _JSONWriter {
         raw(#","html":"#)
         string(row.html)
         raw("}")
+    }
+
+    /// A row object: `{"id":…,"html":…}`.
+    mutating func row(_ row: WebListRow) {
+        raw(#"{"id":"#)
+        string(row.id)
+        raw(#","html":"#)
+        string(row.html)
+        raw("}")
+    }
+
+    /// An index path: `[section,item]`.
+    mutating func indexPath(_ path: ListIndexPath) {
+        raw("[")
+        integer(path.section)
+        raw(",")
+        integer(path.item)
+        raw("]")
+    }
+
+    /// A sectioned step that carries a row: `{"op":…,"at":[s,i],"id":…,"html":…}`.
+    private mutating func rowStep(_ op: StaticString, _ row: WebListRow, at path: ListIndexPath) {
+        raw(#"{"op":""#)
+        raw(op)
+        raw(#"","at":"#)
+        indexPath(path)
+        raw(#","id":"#)
+        string(row.id)
+        raw(#","html":"#)
+        string(row.html)
+        raw("}")
+    }
+
+    mutating func step(_ step: WebListSectionedStep) {
+        switch step {
+        case .insertSection(let key, let title, let at):
+            raw(#"{"op":"insertSection","at":"#)
+            integer(at)
+            raw(#","key":"#)
+            string(key)
+            raw(#","title":"#)
+            string(title)
+            raw("}")
+        case .removeSection(let at):
+            raw(#"{"op":"removeSection","at":"#)
+            integer(at)
+            raw("}")
+        case .remove(let at):
+            raw(#"{"op":"remove","at":"#)
+            indexPath(at)
+            raw("}")
+        case .insert(let row, let at):
+            rowStep("insert", row, at: at)
+        case .move(let from, let to):
+            raw(#"{"op":"move","from":"#)
+            indexPath(from)
+            raw(#","to":"#)
+            indexPath(to)
+            raw("}")
+        case .reload(let row, let at):
+            rowStep("reload", row, at: at)
+        }
     }
 
     mutating func step(_ step: WebListStep) {

@@ -50,6 +50,14 @@ public enum WebListStep: Hashable, Sendable {
 /// {"type":"batch","from":7,"to":8,"steps":[{"op":"remove","at":3},…]}
 /// ```
 ///
+/// A sectioned list (see ``SectionedWebListHub``) sends its rows grouped, and its steps
+/// in index paths:
+///
+/// ```
+/// {"type":"snapshot","version":7,"sections":[{"key":"gold","title":"Gold","items":[…]},…]}
+/// {"type":"batch","from":7,"to":8,"sectioned":true,"steps":[{"op":"move","from":[0,2],"to":[1,0]},…]}
+/// ```
+///
 /// A client holding version `from` applies a batch's steps in order and is then at
 /// version `to`. A client at any other version must not apply it: it asks for a snapshot,
 /// which replaces its whole list. Encode with ``json``; decode with ``init(json:)-(String)``.
@@ -58,14 +66,39 @@ public enum WebListMessage: Hashable, Sendable {
     case snapshot(version: Int, items: [WebListRow])
     /// The change from version `from` to version `to`, as a sequential edit script.
     case batch(from: Int, to: Int, steps: [WebListStep])
+    /// The whole sectioned list at `version`: its sections in order, each with its rows.
+    case sectionedSnapshot(version: Int, sections: [WebListSection])
+    /// The change of a sectioned list from version `from` to version `to`, as a
+    /// sequential edit script of sections and index paths.
+    case sectionedBatch(from: Int, to: Int, steps: [WebListSectionedStep])
 
     /// The version a client is at after applying the message.
     ///
     /// - Complexity: O(1).
     public var version: Int {
         switch self {
-        case .snapshot(let version, _): version
-        case .batch(_, let to, _): to
+        case .snapshot(let version, _), .sectionedSnapshot(let version, _): version
+        case .batch(_, let to, _), .sectionedBatch(_, let to, _): to
+        }
+    }
+
+    /// Whether the message is a snapshot (flat or sectioned).
+    ///
+    /// - Complexity: O(1).
+    var _isSnapshot: Bool {
+        switch self {
+        case .snapshot, .sectionedSnapshot: true
+        case .batch, .sectionedBatch: false
+        }
+    }
+
+    /// For a batch (flat or sectioned), the version it applies to; `nil` for a snapshot.
+    ///
+    /// - Complexity: O(1).
+    var _fromVersion: Int? {
+        switch self {
+        case .snapshot, .sectionedSnapshot: nil
+        case .batch(let from, _, _), .sectionedBatch(let from, _, _): from
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// `applyMessage` in `list-client.js`.
 ///
 /// Use it to consume a list stream from Swift (a test, a command-line client, a second
-/// server), or to check what a browser would show.
+/// server), or to check what a browser would show. It applies sectioned messages too:
+/// after a sectioned snapshot it holds ``sections`` as well as the flat ``rows``.
 ///
 /// ```swift
 /// var replica = WebListReplica()
@@ -15,8 +16,12 @@ import Foundation
 public struct WebListReplica: Hashable, Sendable {
     /// The version of ``rows``; `nil` until a snapshot is applied.
     public private(set) var version: Int?
-    /// The rows in display order.
+    /// The rows in display order; for a sectioned list, every section's rows, section
+    /// after section.
     public private(set) var rows: [WebListRow] = []
+    /// The sections in display order, each with its rows, when the last snapshot was a
+    /// sectioned one; `nil` for a flat list.
+    public private(set) var sections: [WebListSection]?
 
     /// Creates an empty replica that waits for a snapshot.
     ///
@@ -34,7 +39,8 @@ public struct WebListReplica: Hashable, Sendable {
         /// needed first. Nothing changed.
         case gap
         /// The message cannot be applied to these rows (offset out of range, a duplicate
-        /// id, a reload of the wrong row, malformed JSON). Nothing changed.
+        /// id, a reload of the wrong row, a section removed while it holds rows, a flat
+        /// batch for a sectioned list or the reverse, malformed JSON). Nothing changed.
         case inconsistent
     }
 
@@ -50,6 +56,10 @@ public struct WebListReplica: Hashable, Sendable {
     ///   - acceptingOlderSnapshot: apply a snapshot even when it is older than ``version``
     ///     (after asking for one explicitly).
     /// - Returns: what happened.
+    /// A snapshot replaces the list whatever its kind: a sectioned snapshot makes the
+    /// replica sectioned, a flat one makes it flat. A batch applies only to a list of its
+    /// kind.
+    ///
     /// - Complexity: O(*n*) for a snapshot of *n* rows; O(*s* · *n*) for a batch of *s* steps.
     @discardableResult
     public mutating func apply(_ message: WebListMessage, acceptingOlderSnapshot: Bool = false) -> Outcome {
@@ -59,15 +69,35 @@ public struct WebListReplica: Hashable, Sendable {
             guard Set(items.map { _ExactID($0.id) }).count == items.count else { return .inconsistent }
             version = newVersion
             rows = items
+            sections = nil
             return .applied
-        case .batch(let from, let to, let steps):
+        case .sectionedSnapshot(let newVersion, let newSections):
+            if let version, newVersion < version, !acceptingOlderSnapshot { return .ignored }
+            let items = newSections.flatMap(\.items)
+            guard Set(items.map { _ExactID($0.id) }).count == items.count,
+                  Set(newSections.map { _ExactID($0.key) }).count == newSections.count else { return .inconsistent }
+            version = newVersion
+            rows = items
+            sections = newSections
+            return .applied
+        case .batch(let from, let to, _), .sectionedBatch(let from, let to, _):
             guard to > from else { return .inconsistent }
             guard let version else { return .gap }
             if to <= version { return .ignored }
             guard from == version else { return .gap }
-            guard let newRows = Self.applying(steps, to: rows) else { return .inconsistent }
+            switch (message, sections) {
+            case (.batch(_, _, let steps), nil):
+                guard let newRows = Self.applying(steps, to: rows) else { return .inconsistent }
+                rows = newRows
+            case (.sectionedBatch(_, _, let steps), let current?):
+                guard let newSections = Self.applying(steps, to: current) else { return .inconsistent }
+                sections = newSections
+                rows = newSections.flatMap(\.items)
+            default:
+                // A flat batch for a sectioned list, or the reverse.
+                return .inconsistent
+            }
             self.version = to
-            rows = newRows
             return .applied
         }
     }
@@ -103,7 +133,7 @@ public struct WebListReplica: Hashable, Sendable {
         guard let header = try? JSONDecoder().decode(_MessageHeader.self, from: data) else { return .inconsistent }
         switch header.type {
         case "snapshot":
-            guard let newVersion = header.version, header.hasItems else { return .inconsistent }
+            guard let newVersion = header.version, header.hasItems || header.hasSections else { return .inconsistent }
             if let version, newVersion < version, !acceptingOlderSnapshot { return .ignored }
         case "batch":
             guard let from = header.from, let to = header.to, to > from, header.hasSteps else { return .inconsistent }
@@ -140,17 +170,59 @@ public struct WebListReplica: Hashable, Sendable {
     }
 }
 
+extension WebListReplica {
+    /// Applies sectioned steps to a copy of `sections`; `nil` when a step is invalid.
+    fileprivate static func applying(_ steps: [WebListSectionedStep], to sections: [WebListSection]) -> [WebListSection]? {
+        var sections = sections
+        var ids = Set(sections.flatMap { $0.items.map { _ExactID($0.id) } })
+        var keys = Set(sections.map { _ExactID($0.key) })
+        func isRow(_ path: ListIndexPath) -> Bool {
+            sections.indices.contains(path.section) && sections[path.section].items.indices.contains(path.item)
+        }
+        func isPlace(_ path: ListIndexPath) -> Bool {
+            sections.indices.contains(path.section) && path.item >= 0 && path.item <= sections[path.section].items.count
+        }
+        for step in steps {
+            switch step {
+            case .insertSection(let key, let title, let at):
+                guard at >= 0, at <= sections.count, keys.insert(_ExactID(key)).inserted else { return nil }
+                sections.insert(WebListSection(key: key, title: title, items: []), at: at)
+            case .removeSection(let at):
+                guard sections.indices.contains(at), sections[at].items.isEmpty else { return nil }
+                keys.remove(_ExactID(sections.remove(at: at).key))
+            case .remove(let at):
+                guard isRow(at) else { return nil }
+                ids.remove(_ExactID(sections[at.section].items.remove(at: at.item).id))
+            case .insert(let row, let at):
+                guard isPlace(at), ids.insert(_ExactID(row.id)).inserted else { return nil }
+                sections[at.section].items.insert(row, at: at.item)
+            case .move(let from, let to):
+                guard isRow(from) else { return nil }
+                let row = sections[from.section].items.remove(at: from.item)
+                guard isPlace(to) else { return nil }
+                sections[to.section].items.insert(row, at: to.item)
+            case .reload(let row, let at):
+                guard isRow(at), _ExactID(sections[at.section].items[at.item].id) == _ExactID(row.id) else { return nil }
+                sections[at.section].items[at.item] = row
+            }
+        }
+        return sections
+    }
+}
+
 /// What the browser client reads of a message before its rows or steps: the type, the
-/// versions (each `nil` unless an integer), and whether the rows or steps are an array.
+/// versions (each `nil` unless an integer), and whether the rows, sections or steps are
+/// an array.
 private struct _MessageHeader: Decodable {
     var type: String?
     var version: Int?
     var from: Int?
     var to: Int?
     var hasItems = false
+    var hasSections = false
     var hasSteps = false
 
-    private enum Keys: String, CodingKey { case type, version, from, to, items, steps }
+    private enum Keys: String, CodingKey { case type, version, from, to, items, sections, steps }
 
     /// Any JSON value, unread.
     private struct Skipped: Decodable {
@@ -171,6 +243,7 @@ private struct _MessageHeader: Decodable {
         from = safeInteger(.from)
         to = safeInteger(.to)
         hasItems = (try? container.decodeIfPresent([Skipped].self, forKey: .items)) != nil
+        hasSections = (try? container.decodeIfPresent([Skipped].self, forKey: .sections)) != nil
         hasSteps = (try? container.decodeIfPresent([Skipped].self, forKey: .steps)) != nil
     }
 }

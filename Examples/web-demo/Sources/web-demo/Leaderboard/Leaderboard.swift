@@ -8,11 +8,20 @@ import WebListRenderer
 /// scroll, and kept live by the fixture feed. Every browser sees the same list through
 /// the hub.
 ///
+/// The list is grouped by tier (``TierSections``). A tier is a band of scores and the
+/// tiers sort best first, so the rows in section-major order are the leaderboard's order:
+/// the flat rows (`board`) serve the flat page, its paginator and `/snapshot`, and the
+/// sections serve the grouped page (`/?group=tier`) through a second hub, with the same
+/// versions.
+///
 /// As a `Service` it plays the feed until graceful shutdown, then ends every browser's
 /// event stream so the HTTP server can stop.
 final class Leaderboard: Service {
-    let board = ListDataSource<Player>()
+    let grouped: SectionedListDataSource<LeaderboardTier, Player>
+    /// The same list, flat (`grouped.rows`): the leaderboard in score order.
+    let board: ListDataSource<Player>
     let hub: WebListHub<Player>
+    let groupedHub: SectionedWebListHub<LeaderboardTier, Player>
     let history = SnapshotHistory(capacity: 1_024)
     let paginator: Paginator<LivePageLoader, ContinuousClock>
     private let feed: LiveFeed
@@ -24,11 +33,16 @@ final class Leaderboard: Service {
         feed = try LiveFeed(directory: fixtures)
         roster = LiveRoster(feed.roster)
         self.feedInterval = feedInterval
+        let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
+        self.grouped = grouped
+        board = grouped.rows
         hub = WebListHub(format: PlayerRow.format, limits: .init(messages: 512))
+        groupedHub = SectionedWebListHub(format: TierSections.format, limits: .init(messages: 512))
         let loader = LivePageLoader(pages: FixturePageLoader(directory: fixtures, mode: .pageNumber, latency: pageLatency), roster: roster)
         paginator = Paginator(dataSource: board, loader: loader, prefetchDistance: 10, loadingIndicatorDelay: .milliseconds(150))
         board.attach(hub)
-        board.attach(history)
+        grouped.attach(groupedHub)
+        grouped.attach(history)
     }
 
     /// Feed events applied since the start.
@@ -44,6 +58,7 @@ final class Leaderboard: Service {
             try? await gracefulShutdown()
         }
         hub.finish()
+        groupedHub.finish()
     }
 
     /// Plays the fixture feed over and over (later rounds start from the live state, so

@@ -2,12 +2,14 @@ import LeaderboardFixtures
 import Synchronization
 import WebListRenderer
 
-/// The most recent versions of the list, so `/snapshot?version=N` can answer with
-/// exactly the rows a browser at version N should show. Snapshots share their storage
-/// with the live list, so keeping a few hundred costs little.
-final class SnapshotHistory: ListRenderer {
+/// The most recent versions of the list, so `/snapshot?version=N` (flat) and
+/// `/snapshot?group=tier&version=N` (grouped) can answer with exactly the rows a browser
+/// at version N should show. It keeps the sectioned snapshots, whose `rows` are the flat
+/// ones at the same version. Snapshots share their storage with the live list, so keeping
+/// a few hundred costs little.
+final class SnapshotHistory: SectionedListRenderer {
     enum Lookup {
-        case found(ListSnapshot<Player>)
+        case found(SectionedSnapshot<LeaderboardTier, Player>)
         /// The version is newer than any rendered yet.
         case notYet(newest: Int?)
         /// The version is older than any kept.
@@ -15,7 +17,7 @@ final class SnapshotHistory: ListRenderer {
     }
 
     private struct State {
-        var snapshots: [Int: ListSnapshot<Player>] = [:]
+        var snapshots: [Int: SectionedSnapshot<LeaderboardTier, Player>] = [:]
         var oldest: Int?
         var newest: Int?
     }
@@ -28,7 +30,7 @@ final class SnapshotHistory: ListRenderer {
         self.capacity = capacity
     }
 
-    func render(_ batch: ChangeBatch<Player>) {
+    func render(_ batch: SectionedChangeBatch<LeaderboardTier, Player>) {
         state.withLock { state in
             let version = batch.new.version
             state.snapshots[version] = batch.new

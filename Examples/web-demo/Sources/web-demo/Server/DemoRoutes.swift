@@ -10,13 +10,17 @@ import WebListRenderer
 /// | endpoint | answer |
 /// | --- | --- |
 /// | `GET /` | the page |
+/// | `GET /?group=tier` | the page of the leaderboard grouped by tier |
 /// | `GET /list-client.js` | the browser client module |
 /// | `GET /events` | Server-Sent Events: a snapshot message, then one batch message per change, and a comment line when idle |
-/// | `GET /snapshot` | the current snapshot message |
-/// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise) |
+/// | `GET /events?group=tier` | the same, with sectioned messages: one section per tier |
+/// | `GET /snapshot` | the current snapshot message (`?group=tier`: sectioned) |
+/// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise; `&group=tier`: sectioned) |
 /// | `POST /appear?offset=N` | row N is on screen: loads the next page when it is near the end; answers the status |
 /// | `POST /retry` | loads the page that failed again (ignored unless a load failed); answers the status |
-/// | `GET /status` | version, rows, clients, pagination state, feed events, frames turned into event bytes |
+/// | `GET /status` | version, rows, clients (flat and grouped), pagination state, feed events, frames turned into event bytes |
+///
+/// A `group` parameter other than `tier` is answered 400.
 enum DemoRoutes {
     /// The methods each path answers.
     static let methods: [String: [HTTPRequest.Method]] = [
@@ -35,6 +39,9 @@ enum DemoRoutes {
     static func router(for leaderboard: Leaderboard, heartbeat: Duration, coalescing: Duration) -> Router<BasicRequestContext> {
         let router = Router()
         let eventBytes = EventBytes()
+        // The grouped hub's frames have the same versions as the flat hub's: their bytes
+        // are kept apart.
+        let groupedEventBytes = EventBytes()
         router.add(middleware: MethodCheck(methods: methods))
         // GET, and HEAD answered with the GET response's status and headers.
         func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
@@ -48,8 +55,14 @@ enum DemoRoutes {
             }
         }
 
-        get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: DemoPage.html)))
+        get("/") { request, _ in
+            let grouped: Bool
+            switch grouping(of: request) {
+            case .success(let value): grouped = value
+            case .failure(let failure): return failure.response
+            }
+            let page = grouped ? DemoPage.groupedHTML : DemoPage.html
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
 
         get("/list-client.js") { _, _ in
@@ -60,6 +73,11 @@ enum DemoRoutes {
         }
 
         get("/events") { request, _ in
+            let grouped: Bool
+            switch grouping(of: request) {
+            case .success(let value): grouped = value
+            case .failure(let failure): return failure.response
+            }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
             guard request.method == .get else {
                 // The headers of the stream GET sends, which has no length.
@@ -67,10 +85,11 @@ enum DemoRoutes {
                 response.headers[.contentLength] = nil
                 return response
             }
-            let subscription = leaderboard.hub.subscribe()
+            let subscription = grouped ? leaderboard.groupedHub.subscribe() : leaderboard.hub.subscribe()
+            let bytes = grouped ? groupedEventBytes : eventBytes
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(EventBytes.retry)
-                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: eventBytes) { buffers in
+                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: bytes) { buffers in
                     try await writer.write(contentsOf: buffers)
                 }
                 try await writer.finish(nil)
@@ -78,14 +97,21 @@ enum DemoRoutes {
         }
 
         get("/snapshot") { request, _ in
+            let grouped: Bool
+            switch grouping(of: request) {
+            case .success(let value): grouped = value
+            case .failure(let failure): return failure.response
+            }
             guard let text = request.uri.queryParameters["version"].map(String.init) else {
-                guard let frame = leaderboard.hub.snapshotFrame() else { return error(.serviceUnavailable, "the list is not ready yet") }
+                let frame = grouped ? leaderboard.groupedHub.snapshotFrame() : leaderboard.hub.snapshotFrame()
+                guard let frame else { return error(.serviceUnavailable, "the list is not ready yet") }
                 return json(frame.json)
             }
             guard let version = Int(text) else { return error(.badRequest, "version must be an integer, got \"\(text)\"") }
             switch leaderboard.history.snapshot(version: version) {
             case .found(let snapshot):
-                return json(WebListFrame(PlayerRow.format.snapshotMessage(for: snapshot)).json)
+                let message = grouped ? TierSections.format.snapshotMessage(for: snapshot) : PlayerRow.format.snapshotMessage(for: snapshot.rows)
+                return json(WebListFrame(message).json)
             case .notYet(let newest):
                 return error(.notFound, "version \(version) does not exist yet; the newest is \(newest.map(String.init) ?? "none")")
             case .gone(let oldest):
@@ -113,7 +139,7 @@ enum DemoRoutes {
         return router
     }
 
-    /// `{"version":…,"rows":…,"clients":…,"resets":…,"pagination":"idle","loadingIndicator":false,"loadedPages":…,"feedEvents":…,"eventFrames":…}`
+    /// `{"version":…,"rows":…,"clients":…,"groupedClients":…,"resets":…,"pagination":"idle","loadingIndicator":false,"loadedPages":…,"feedEvents":…,"eventFrames":…}`
     ///
     /// `eventFrames` counts the frames turned into event bytes: once per frame, however
     /// many streams write it.
@@ -129,10 +155,26 @@ enum DemoRoutes {
         }
         return """
             {"version":\(leaderboard.hub.version ?? 0),"rows":\(leaderboard.board.count),"clients":\(statistics.clients),\
+            "groupedClients":\(leaderboard.groupedHub.statistics.clients),\
             "resets":\(statistics.resets),"pagination":"\(state)","loadingIndicator":\(pagination.isShowingLoadingIndicator),\
             "loadedPages":\(pagination.loadedPages),"feedEvents":\(leaderboard.feedEvents),\
             "eventFrames":\(eventBytes.made)}
             """
+    }
+
+    /// Whether `request` asks for the grouped list (`group=tier`), or the 400 answer to
+    /// a `group` it does not know.
+    static func grouping(of request: Request) -> Result<Bool, GroupingError> {
+        guard let group = request.uri.queryParameters["group"].map(String.init) else { return .success(false) }
+        guard group == "tier" else {
+            return .failure(GroupingError(response: error(.badRequest, "group must be \"tier\", got \"\(group)\"")))
+        }
+        return .success(true)
+    }
+
+    /// The answer to a request for a grouping the demo does not have.
+    struct GroupingError: Error {
+        let response: Response
     }
 
     static func json(_ text: String) -> Response {

@@ -29,12 +29,8 @@
 /// once and gives every client a bounded buffer.
 public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListRenderer {
     /// How items become wire rows.
-    public let format: WebListFormat<Item>
-    private let send: @Sendable (WebListFrame) -> Void
-    /// The last rendered snapshot, and what is added to its list's versions on the wire.
-    private let rendered = LockedState<_WireSnapshot<Item>?>(nil)
-    /// Held for the whole of each render.
-    private let renderLock = LockedState(())
+    public var format: WebListFormat<Item> { core.format }
+    private let core: _RenderCore<WebListFormat<Item>>
 
     /// Creates a renderer.
     ///
@@ -43,8 +39,7 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     ///   - send: receives each encoded message, on the queue the renderer is attached on,
     ///     in order.
     public init(format: WebListFormat<Item>, send: @escaping @Sendable (WebListFrame) -> Void) {
-        self.format = format
-        self.send = send
+        core = _RenderCore(format: format, send: send)
     }
 
     /// Encodes `batch` and passes it to `send`: a snapshot message for the first batch
@@ -57,29 +52,14 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     /// - Complexity: O(*c* log *n*) plus formatting the changed rows, for *c* changes;
     ///   O(*n*) for a snapshot.
     public func render(_ batch: ChangeBatch<Item>) {
-        // Renders of a renderer moved between lists can overlap (a render of the list it
-        // left may still be running): one at a time, so that messages go out in order.
-        renderLock.withLock { _ in _render(batch) }
-    }
-
-    private func _render(_ batch: ChangeBatch<Item>) {
-        let (latest, next) = rendered.withLock { rendered in
-            let following = _WireSnapshot.following(rendered, with: batch)
-            rendered = following.latest
-            return following
-        }
-        switch next {
-        case .nothing: return
-        case .batch: send(WebListFrame(latest.message(for: batch, format: format)))
-        case .snapshot: send(WebListFrame(latest.snapshotMessage(format: format)))
-        }
+        core.render(batch)
     }
 
     /// The wire version of the last rendered batch (the list's version, unless the
     /// renderer was moved from a list with higher versions); `nil` before the attach batch.
     ///
     /// - Complexity: O(1).
-    public var version: Int? { rendered.withLock { $0?.wireVersion } }
+    public var version: Int? { core.version }
 
     /// A snapshot message of the last rendered version; `nil` before the attach batch.
     ///
@@ -87,6 +67,6 @@ public final class WebListRenderer<Item: Hashable & DataSourceComparable>: ListR
     ///   attach batch.
     /// - Complexity: O(*n*) rows formatted.
     public func snapshotFrame() -> WebListFrame? {
-        rendered.withLock { $0 }.map { WebListFrame($0.snapshotMessage(format: format)) }
+        core.snapshotFrame()
     }
 }
