@@ -120,10 +120,10 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
 
     /// Creates a list holding `items` in `order`; with `sectioning`, the rows of a
     /// ``SectionedListDataSource`` (`order` is then section-major).
-    @inlinable init(_ items: some Sequence<Item>, order: _RowOrder<Item>, sectioning: (any _Sectioning<Item>)? = nil) {
+    @inlinable init(_ items: some Sequence<Item>, order: _RowOrder<Item>, sectioning: _Sectioning<Item>? = nil) {
         var storage = _ListStorage<Item>(comparator: order)
         storage.add(contentsOf: items)
-        let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1, sections: sectioning?.sections(of: storage))
+        let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1, sections: sectioning?.sections(storage))
         _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
         _engine = _DiffEngine(storage: storage, published: initial, queue: _diffQueue, sectioning: sectioning)
         _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))

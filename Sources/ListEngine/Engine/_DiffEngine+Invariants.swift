@@ -13,8 +13,8 @@ extension _DiffEngine {
         _assertOnQueue()
         batch._checkInvariants()
         if let sectioning {
-            batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old)) { sectioning.isSectionChanged(from: $0, to: $1) }
-            sectioning.checkInvariants(of: batch)
+            batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old), isSectionChanged: sectioning.isSectionChanged)
+            sectioning.checkInvariants(batch)
         } else {
             batch._checkMovesAreMinimal(isTouched: touched._isTouched(in: batch.old))
         }

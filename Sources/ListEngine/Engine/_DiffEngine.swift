@@ -28,9 +28,9 @@ import Synchronization
     @usableFromInline let orderViolations = Atomic<Int>(0)
     /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a
     /// list without sections.
-    @usableFromInline let sectioning: (any _Sectioning<Item>)?
+    @usableFromInline let sectioning: _Sectioning<Item>?
 
-    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>, queue: DispatchQueue, sectioning: (any _Sectioning<Item>)? = nil) {
+    @inlinable init(storage: _ListStorage<Item>, published: ListSnapshot<Item>, queue: DispatchQueue, sectioning: _Sectioning<Item>? = nil) {
         self.storage = storage
         self.published = published
         self.queue = queue
@@ -198,8 +198,7 @@ import Synchronization
         self.touched = nil
         let old = published
         let candidate = ListSnapshot(_storage: storage, version: old.version + 1)
-        let isSectionChanged = sectioning.map { sectioning in { sectioning.isSectionChanged(from: $0, to: $1) } }
-        var batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched, isSectionChanged: isSectionChanged)
+        var batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
         // Nothing visible changed: the published snapshot, the one renderers have, stays,
         // so the next batch's `old` is identical to it (its order, if a sort changed it,
         // is the one its rows are sorted by).

@@ -60,7 +60,7 @@ public final class SectionedListDataSource<Section: Hashable & Comparable & Send
 
     @inlinable init(rule: _SectionRule<Section, Item>, order: (@Sendable (Item, Item) -> Bool)?) {
         _rule = rule
-        rows = ListDataSource([Item](), order: _RowOrder(rule.sectionMajor(order)), sectioning: rule)
+        rows = ListDataSource([Item](), order: _RowOrder(rule.sectionMajor(order)), sectioning: _Sectioning(rule))
     }
 
     // MARK: - Mutations

@@ -6,7 +6,7 @@
 /// snapshot is only the ascending keys, in a copy-on-write counted B-tree
 /// (``_SectionKeys``), so a batch changes O(log *s*) nodes per section it adds or removes
 /// and snapshots share the rest.
-@usableFromInline struct _SectionRule<Section: Hashable & Comparable & Sendable, Item: Hashable & DataSourceComparable>: _Sectioning {
+@usableFromInline struct _SectionRule<Section: Hashable & Comparable & Sendable, Item: Hashable & DataSourceComparable>: Sendable {
     /// Each item's section key.
     @usableFromInline let sectionOf: @Sendable (Item) -> Section
 
