@@ -147,7 +147,7 @@ import Testing
     }
 }
 
-/// The Sections article's example, compiled and run.
+/// The Sectioned Lists article's example, compiled and run.
 @Suite struct SectionsArticleExampleTests {
     struct Message: Hashable, DataSourceComparable {
         var id: String
@@ -178,7 +178,7 @@ import Testing
         }
     }
 
-    @Test("the inbox of the Sections article groups by day, newest first, and the outline follows it")
+    @Test("the inbox of the Sectioned Lists article groups by day, newest first, and the outline follows it")
     func inbox() async {
         let inbox = SectionedListDataSource<Int, Message>(sectionedBy: { -$0.day })
         let outline = Outline()
