@@ -8,7 +8,8 @@
 # Checks: plain frames carry no escape codes; --walkthrough prints the same lines in the
 # same order every run; --url reads the fixture HTTP server
 # (Fixtures/server.py) in its three modes; the first screen shows rows sorted by
-# score, with a "Loading…" row while the first (slow) page loads; scrolling to the end
+# score, with a "Loading…" row while the first (slow) page loads and at the end while a
+# slow next page loads; scrolling to the end
 # (G) loads more pages; `f` makes the next load fail, the error shows, Enter retries;
 # `s` re-sorts by name and back; a resize redraws to fit; --group tier shows tier
 # headers with their counts (in plain frames too), the current tier's header pinned on
@@ -213,6 +214,23 @@ check_restored() {
     ok "$session: exit status $rc, alternate screen left, $modes"
 }
 
+# --- the "Loading…" row at the end: a slow page and no feed, so the row stays up for
+# seconds (it shows once a load has run 300 ms) and the selection stays on the last row
+start slow-end --latency 4000 --no-feed
+wait_for 10 is_alternate 1 || fail "the demo did not switch to the alternate screen"
+wait_for 15 count_at_least 50 || fail "the first page did not arrive"
+wait_for 5 screen_lacks "Loading…" || fail "the Loading… row stayed after the first page arrived"
+keys G
+wait_for 3 screen_has "Loading…" || fail "no Loading… row at the end while the next page loads"
+[[ $(screen | grep -v '^ *$' | tail -n 2 | head -n 1) == *"Loading…"* ]] \
+    || fail "the Loading… row is not the last row above the status line"
+wait_for 10 count_at_least 90 || fail "G did not load another page (rows: $(row_count))"
+wait_for 5 screen_lacks "Loading…" || fail "the Loading… row stayed after the page arrived"
+ok "Loading… row at the end while the next page loads, gone once it arrives"
+keys q
+check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
 # --- the main walk: first screen, paging, failure and retry, sorting, q -----------------
 start main --latency 800 --feed-interval 100
 wait_for 10 is_alternate 1 || fail "the demo did not switch to the alternate screen"
@@ -225,7 +243,6 @@ has_colors || fail "the screen shows no colours"
 first_count=$(row_count)
 
 keys G
-wait_for 5 screen_has "Loading…" || fail "no Loading… row at the end while the next page loads"
 wait_for 15 count_at_least $((first_count + 40)) || fail "G did not load another page (rows: $(row_count))"
 keys G
 wait_for 15 count_at_least $((first_count + 90)) || fail "a second G did not load another page (rows: $(row_count))"
