@@ -8,13 +8,14 @@ exits with status 0 on SIGTERM or SIGINT.
     python3 Fixtures/server.py [--port N] [--data PATH] [--verbose]
                                [--page-param NAME] [--limit-param NAME]
                                [--offset-param NAME] [--cursor-param NAME]
+                               [--before-param NAME]
 
 Rows are served in server order: score descending, then id ascending.
 
 Data endpoints (counted in /stats, subject to fault injection):
     GET /pages?page=N&limit=L
     GET /offset?offset=O&limit=L
-    GET /cursor?limit=L[&cursor=C]
+    GET /cursor?limit=L[&cursor=C | &before=C]
 Response shapes (control key `shape`): standard (above), nested, next-url, link.
 Faults (control keys): fail/status, delayMs/delayCount, malformed, errorBody, badScore.
 
@@ -161,6 +162,10 @@ class Board:
     def after_key(self, key):
         """Index of the first row strictly after `key` in server order."""
         return bisect.bisect_right(self.keys, key)
+
+    def before_key(self, key):
+        """Index just past the last row strictly before `key` in server order."""
+        return bisect.bisect_left(self.keys, key)
 
 
 def parse_int(params, name, default, lo, hi):
@@ -388,6 +393,7 @@ class Handler(BaseHTTPRequestHandler):
                 paging["pages"] = info["totalPages"]
             if mode == "cursor":
                 paging["next"] = info["nextCursor"]
+                paging["previous"] = info["previousCursor"]
             return {"result": {"items": rows}, "meta": {"paging": paging}}
         if shape == "next-url":
             origin = next_origin or "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -419,21 +425,34 @@ class Handler(BaseHTTPRequestHandler):
             rows = board.rows[offset:offset + limit]
             return {"data": [dict(r) for r in rows],
                     "pagination": {"offset": offset, "limit": limit, "totalItems": total}}
-        # cursor: keyset paging, rows strictly after the cursor's (score, id) key
+        # cursor: keyset paging, rows strictly after the cursor's (score, id) key, or
+        # with `before`, the `limit` rows right before it
         values = query.get(names["cursor"])
         cursor = values[-1] if values else ""
-        if cursor:
+        values = query.get(names["before"])
+        before = values[-1] if values else ""
+        if cursor and before:
+            raise BadRequest("give %s or %s, not both" % (names["cursor"], names["before"]))
+        if before:
+            score, pid = decode_cursor(before)
+            end = board.before_key((-score, pid))
+            start = max(0, end - limit)
+        elif cursor:
             score, pid = decode_cursor(cursor)
             start = board.after_key((-score, pid))
+            end = start + limit
         else:
-            start = 0
-        rows = board.rows[start:start + limit]
-        has_more = start + len(rows) < total
-        next_cursor = None
-        if rows and has_more:
+            start, end = 0, limit
+        rows = board.rows[start:end]
+        next_cursor = previous_cursor = None
+        if rows and start + len(rows) < total:
             last = rows[-1]
             next_cursor = encode_cursor(last["score"], last["id"])
-        return {"data": [dict(r) for r in rows], "pagination": {"nextCursor": next_cursor}}
+        if rows and start > 0:
+            first = rows[0]
+            previous_cursor = encode_cursor(first["score"], first["id"])
+        return {"data": [dict(r) for r in rows],
+                "pagination": {"nextCursor": next_cursor, "previousCursor": previous_cursor}}
 
     # ---- control --------------------------------------------------------------
 
@@ -557,6 +576,7 @@ def main(argv=None):
     parser.add_argument("--limit-param", default="limit")
     parser.add_argument("--offset-param", default="offset")
     parser.add_argument("--cursor-param", default="cursor")
+    parser.add_argument("--before-param", default="before")
     noise = parser.add_mutually_exclusive_group()
     noise.add_argument("--quiet", dest="verbose", action="store_false", help="no request log (default)")
     noise.add_argument("--verbose", dest="verbose", action="store_true", help="log requests to stderr")
@@ -568,7 +588,8 @@ def main(argv=None):
         "board": board,
         "verbose": args.verbose,
         "params": {"page": args.page_param, "limit": args.limit_param,
-                   "offset": args.offset_param, "cursor": args.cursor_param},
+                   "offset": args.offset_param, "cursor": args.cursor_param,
+                   "before": args.before_param},
     })
     httpd = Server(("127.0.0.1", args.port), handler)
     httpd.verbose = args.verbose

@@ -4,6 +4,7 @@ Run from the repository root:
     python3 -m unittest discover -s Fixtures -p 'test_*.py'
 """
 
+import base64
 import filecmp
 import http.client
 import json
@@ -27,6 +28,12 @@ PLAYERS = os.path.join(HERE, "leaderboard", "players.json")
 
 def server_key(p):
     return (-p["score"], p["id"])
+
+
+def encode_cursor(score, pid):
+    """The server's cursor for the (score, id) key, written out independently."""
+    raw = ("%d:%s" % (score, pid)).encode("utf-8")
+    return "c_" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
 def load_players():
@@ -118,6 +125,16 @@ class Client:
             if offset >= doc["pagination"]["totalItems"]:
                 return ids, requests
 
+    def walk_before(self, limit, cursor, before_param="before", limit_param="limit"):
+        """Follow previousCursor from `cursor` to the start; return the rows in order."""
+        pages, requests = [], 0
+        while cursor is not None:
+            doc = self.get_json("/cursor?%s=%d&%s=%s" % (limit_param, limit, before_param, cursor))
+            requests += 1
+            pages.append([r["id"] for r in doc["data"]])
+            cursor = doc["pagination"]["previousCursor"]
+        return [pid for page in reversed(pages) for pid in page], requests
+
     def walk_cursor(self, limit=50, cursor=None, cursor_param="cursor", limit_param="limit"):
         ids, requests = [], 0
         while True:
@@ -203,13 +220,67 @@ class ServerTests(unittest.TestCase):
             self.assertEqual(self.client.get_json("/pages?page=%d" % page), fixture)
 
     def test_cursors_match_fixture_files(self):
+        # The files hold no previousCursor; the server adds it: null on the first page,
+        # the first row's cursor on the others.
         with open(os.path.join(HERE, "leaderboard", "cursor", "first.json"), encoding="utf-8") as f:
             fixture = json.load(f)
         doc = self.client.get_json("/cursor?limit=50")
+        self.assertIsNone(doc["pagination"].pop("previousCursor"))
         self.assertEqual(doc, fixture)
         cursor = doc["pagination"]["nextCursor"]
         with open(os.path.join(HERE, "leaderboard", "cursor", cursor + ".json"), encoding="utf-8") as f:
-            self.assertEqual(self.client.get_json("/cursor?limit=50&cursor=" + cursor), json.load(f))
+            fixture = json.load(f)
+        doc = self.client.get_json("/cursor?limit=50&cursor=" + cursor)
+        first = doc["data"][0]
+        self.assertEqual(doc["pagination"].pop("previousCursor"), encode_cursor(first["score"], first["id"]))
+        self.assertEqual(doc, fixture)
+
+    def test_before_walk_goes_backwards_through_every_row(self):
+        last_page = self.client.get_json("/cursor?limit=50&cursor=" + self.cursor_of(self.order[2949]))
+        self.assertEqual([r["id"] for r in last_page["data"]], self.order[2950:])
+        self.assertIsNone(last_page["pagination"]["nextCursor"])
+        ids, requests = self.client.walk_before(50, last_page["pagination"]["previousCursor"])
+        self.assertEqual(ids + [r["id"] for r in last_page["data"]], self.order)
+        self.assertEqual(requests, 59)
+        # An uneven limit: the first page backwards is short, and starts the list.
+        ids, _ = self.client.walk_before(7, last_page["pagination"]["previousCursor"])
+        self.assertEqual(ids, self.order[:2950])
+
+    def test_before_page_names_both_neighbours(self):
+        doc = self.client.get_json("/cursor?limit=10&before=" + self.cursor_of(self.order[100]))
+        self.assertEqual([r["id"] for r in doc["data"]], self.order[90:100])
+        self.assertEqual(doc["pagination"], {"nextCursor": self.cursor_of(self.order[99]),
+                                             "previousCursor": self.cursor_of(self.order[90])})
+        # Following the next cursor of a page before row 100 gives row 100 on.
+        after = self.client.get_json("/cursor?limit=10&cursor=" + doc["pagination"]["nextCursor"])
+        self.assertEqual([r["id"] for r in after["data"]], self.order[100:110])
+        # Before the second row: the first row alone, which starts the list.
+        doc = self.client.get_json("/cursor?limit=10&before=" + self.cursor_of(self.order[1]))
+        self.assertEqual([r["id"] for r in doc["data"]], self.order[:1])
+        self.assertIsNone(doc["pagination"]["previousCursor"])
+        # Before the first row: nothing.
+        doc = self.client.get_json("/cursor?limit=10&before=" + self.cursor_of(self.order[0]))
+        self.assertEqual(doc["data"], [])
+        self.assertEqual(doc["pagination"], {"nextCursor": None, "previousCursor": None})
+
+    def test_before_pages_neither_skip_nor_repeat_rows_changed_ahead(self):
+        cursor = self.cursor_of(self.order[200])
+        before = self.client.get_json("/cursor?limit=50&before=" + cursor)["data"]
+        self.client.control(insertAhead=5, delete=3)
+        again = self.client.get_json("/cursor?limit=50&before=" + cursor)["data"]
+        self.assertEqual([r["id"] for r in again], [r["id"] for r in before])
+        self.assertEqual([r["id"] for r in before], self.order[150:200])
+
+    def test_cursor_and_before_together_are_rejected(self):
+        cursor = self.cursor_of(self.order[10])
+        status, _, body = self.client.request("GET", "/cursor?cursor=%s&before=%s" % (cursor, cursor))
+        self.assertEqual(status, 400)
+        self.assertIn("not both", json.loads(body)["error"])
+        self.assertEqual(self.client.request("GET", "/cursor?before=garbage")[0], 400)
+
+    def cursor_of(self, pid):
+        player = next(p for p in self.players if p["id"] == pid)
+        return encode_cursor(player["score"], player["id"])
 
     def test_bad_parameters(self):
         for path in ("/pages?page=0", "/pages?limit=0", "/pages?page=x",
@@ -442,12 +513,17 @@ class ConfiguredServerTests(unittest.TestCase):
                 json.dump(players, f)
             proc, host, port = start_server(
                 "--data", data, "--page-param", "p", "--limit-param", "per_page",
-                "--offset-param", "skip", "--cursor-param", "after")
+                "--offset-param", "skip", "--cursor-param", "after", "--before-param", "upto")
             try:
                 client = Client(host, port)
                 self.assertEqual(client.walk_pages(5, "p", "per_page")[0], order)
                 self.assertEqual(client.walk_offset(5, "skip", "per_page")[0], order)
                 self.assertEqual(client.walk_cursor(5, None, "after", "per_page")[0], order)
+                last = client.get_json("/cursor?per_page=5&after=" + encode_cursor(
+                    next(p["score"] for p in players if p["id"] == order[17]), order[17]))
+                self.assertEqual([r["id"] for r in last["data"]], order[18:])
+                ids, _ = client.walk_before(5, last["pagination"]["previousCursor"], "upto", "per_page")
+                self.assertEqual(ids, order[:18])
                 # The default names are not recognised any more.
                 doc = client.get_json("/pages?page=2&limit=5")
                 self.assertEqual(doc["pagination"]["page"], 1)

@@ -25,4 +25,13 @@ import Testing
         let loader = CursorLoader<TestRow, Int>(limit: 2) { _, _ in .init(items: [], nextCursor: 9) }
         #expect(try await loader.loadPage(at: nil).nextCursor == 9)
     }
+
+    @Test func previousCursorsArePassedOn() async throws {
+        let loader = CursorLoader<TestRow, String>(limit: 2) { cursor, _ in
+            .init(items: [TestRow(id: 1, key: 1)], nextCursor: "n", previousCursor: cursor == nil ? nil : "p")
+        }
+        #expect(try await loader.loadPage(at: nil).previousCursor == nil)
+        let page = try await loader.loadPage(at: "x")
+        #expect(page.previousCursor == "p" && !page.isFirst)
+    }
 }

@@ -283,6 +283,51 @@ import Testing
         }
     }
 
+    @Test func cursorModeNamesThePageBeforeAndLoadsItWithBefore() async throws {
+        try await withFixtureServer { server in
+            let loader = Self.loader(server, .cursor)
+            let first = try await loader.loadPage(at: nil)
+            #expect(first.previousCursor == nil)
+            let second = try await loader.loadPage(at: first.nextCursor)
+            #expect(second.items == Array(Self.serverOrder[50..<100]))
+            guard case .before(let token)? = second.previousCursor else {
+                Issue.record("expected a previous cursor, got \(String(describing: second.previousCursor))")
+                return
+            }
+            #expect(loader.requestURL(for: .before(token)).absoluteString == server.url("cursor").absoluteString + "?before=\(token)&limit=50")
+            let back = try await loader.loadPage(at: .before(token))
+            #expect(back.items == Array(Self.serverOrder[0..<50]))
+            #expect(back.previousCursor == nil)
+            #expect(back.nextCursor == first.nextCursor)
+            // Page numbers and offsets name the page before by arithmetic.
+            #expect(try await Self.loader(server, .pageNumber).loadPage(at: .page(3)).previousCursor == .page(2))
+            #expect(try await Self.loader(server, .offset).loadPage(at: .offset(30)).previousCursor == .offset(0))
+        }
+    }
+
+    @Test func aWindowScrollsUpFromAJumpToTheStartExactlyWhileRowsChangeAhead() async throws {
+        try await withFixtureServer { server in
+            let loader = Self.loader(server, .cursor, pageSize: 40)
+            var cursor: HTTPPageCursor? = nil
+            for _ in 0..<10 { cursor = try await loader.loadPage(at: cursor).nextCursor }  // after row 399
+            let paginator = Paginator(loader: loader, prefetchDistance: 5, maxLoadedRows: 100, retryPolicy: .none)
+            paginator.jump(to: cursor)
+            #expect(await PaginatorWindowTests.quiet(paginator) == Array(Self.serverOrder[400..<440]))
+            try await server.control("delete=2&insertAhead=3")
+            for _ in 0..<30 where paginator.status.prepend != .exhausted {
+                paginator.itemDidAppear(at: 0)
+                _ = await PaginatorWindowTests.quiet(paginator)
+            }
+            #expect(paginator.status.prepend == .exhausted)
+            let rows = await PaginatorWindowTests.quiet(paginator)
+            #expect(rows.count <= 100)
+            // The server inserts three rows at the top, then deletes the top two of them.
+            let order = ["n00001"] + Self.serverOrder.map(\.id)
+            #expect(rows.map(\.id) == Array(order.prefix(rows.count)))
+            #expect(paginator.status.append == .idle, "the rows dropped at the bottom load again from there")
+        }
+    }
+
     @Test func anUnreachableServerIsATransportError() async throws {
         let server = try await FixtureServer.start()
         let url = server.url("pages")

@@ -30,4 +30,13 @@ import Testing
         }
         #expect(try await loader.loadPage(at: 8).nextCursor == 12)
     }
+
+    @Test func thePageBeforeStartsALimitEarlierButNotBeforeZero() async throws {
+        let loader = OffsetLoader<TestRow>(limit: 10) { offset, limit in
+            .init(items: Array(Self.rows[offset..<min(offset + limit, Self.rows.count)]), totalItems: Self.rows.count)
+        }
+        #expect(try await loader.loadPage(at: nil).previousCursor == nil)
+        #expect(try await loader.loadPage(at: 15).previousCursor == 5)
+        #expect(try await loader.loadPage(at: 4).previousCursor == 0)
+    }
 }

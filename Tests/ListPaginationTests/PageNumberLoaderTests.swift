@@ -43,4 +43,13 @@ import Testing
         #expect(try await loader.loadPage(at: nil).nextCursor == 2)
         #expect(try await loader.loadPage(at: 2).nextCursor == nil)
     }
+
+    @Test func thePageBeforeIsTheNumberBeforeDownToTheFirstPage() async throws {
+        let loader = PageNumberLoader<TestRow>(firstPage: 1, limit: 10) { page, limit in
+            .init(items: Self.rows((page - 1) * limit..<page * limit), totalPages: 5)
+        }
+        #expect(try await loader.loadPage(at: nil).previousCursor == nil)
+        #expect(try await loader.loadPage(at: 1).previousCursor == nil)
+        #expect(try await loader.loadPage(at: 4).previousCursor == 3)
+    }
 }

@@ -9,8 +9,9 @@ extension HTTPPageLoader {
     /// - Parameter cursor: the page to load, as ``requestURL(for:)`` turns it into a URL;
     ///   `nil` for the first page.
     /// - Returns: the items at ``ResponseKeys/items``, the cursor of the next page, or
-    ///   `nil` after the last page (see the table in ``HTTPPageLoader``), and the totals
-    ///   the response carries.
+    ///   `nil` after the last page (see the table in ``HTTPPageLoader``), the cursor of
+    ///   the page before, or `nil` at the start (or in ``Mode/nextURL`` mode), and the
+    ///   totals the response carries.
     /// - Throws: a ``PaginationError`` naming the request URL.
     /// - Precondition: `cursor` matches ``mode`` (``HTTPPageCursor/page(_:)`` for page
     ///   numbers, and so on).
@@ -28,7 +29,13 @@ extension HTTPPageLoader {
             throw PaginationError.decoding(url: requestURL, path: error.path, description: error.positionAndReason)
         }
         let next = try nextCursor(after: cursor, body, response: response, requestURL: requestURL)
-        return Page(items: body.items, nextCursor: next, totalItems: body.totalItems, totalPages: body.totalPages)
+        return Page(
+            items: body.items,
+            nextCursor: next,
+            previousCursor: previousCursor(before: cursor, body),
+            totalItems: body.totalItems,
+            totalPages: body.totalPages
+        )
     }
 
     /// The URL requested for `cursor`: ``url`` with the mode's query parameters added, or
@@ -50,6 +57,7 @@ extension HTTPPageLoader {
         case (.offset, .offset(let offset)): query = [URLQueryItem(name: parameterNames.offset, value: String(offset))]
         case (.cursor, nil), (.nextURL, nil): query = []
         case (.cursor, .token(let token)): query = [URLQueryItem(name: parameterNames.cursor, value: token)]
+        case (.cursor, .before(let token)): query = [URLQueryItem(name: parameterNames.before, value: token)]
         case (.nextURL, .url(let next)): return next
         case (_, let cursor?):
             preconditionFailure("HTTPPageLoader in \(mode) mode was given a \(cursor)")
@@ -71,6 +79,16 @@ extension HTTPPageLoader {
             preconditionFailure("HTTPPageLoader cannot build a URL from \(components)")
         }
         return result
+    }
+
+    /// The cursor of the page before the one at `cursor`, by mode; `nil` at the start.
+    func previousCursor(before cursor: HTTPPageCursor?, _ body: _ResponseBody<Item>) -> HTTPPageCursor? {
+        switch (mode, cursor) {
+        case (.pageNumber, .page(let page)) where page > 1: .page(page - 1)
+        case (.offset, .offset(let offset)): OffsetLoader<Item>.offsetBefore(offset, limit: pageSize).map { .offset($0) }
+        case (.cursor, _): body.previousCursor.map { .before($0) }
+        default: nil
+        }
     }
 
     /// The cursor of the page after the one at `cursor`, by mode.

@@ -13,8 +13,17 @@ import FoundationNetworking
 /// | --- | --- | --- | --- |
 /// | ``Mode/pageNumber`` | `?page=N&limit=L` | `"pagination":{"page":1,"limit":50,"totalPages":100,"totalItems":5000}` | page `totalPages`, or a short page when no total is given |
 /// | ``Mode/offset`` | `?offset=O&limit=L` | `"pagination":{"offset":0,"limit":50,"totalItems":5000}` | `totalItems` reached, or a short page |
-/// | ``Mode/cursor`` | `?limit=L` first, then `?cursor=C&limit=L` | `"pagination":{"nextCursor":"c_…"}` | `nextCursor` null or absent |
+/// | ``Mode/cursor`` | `?limit=L` first, then `?cursor=C&limit=L`, or `?before=C&limit=L` for a previous page | `"pagination":{"nextCursor":"c_…","previousCursor":"c_…"}` | `nextCursor` null or absent |
 /// | ``Mode/nextURL`` | `?limit=L` first, then the URL the response names | `"next":"https://…"`, or the header `Link: <https://…>; rel="next"` | no next URL |
+///
+/// Pages before the first loaded one (``Paginator/loadPreviousPage()``, windows): in
+/// ``Mode/cursor`` mode the response may name the page before in
+/// ``ResponseKeys/previousCursor`` (`pagination.previousCursor`; null or absent at the
+/// start of the list), which is requested as `?before=C&limit=L`
+/// (``HTTPPageCursor/before(_:)``); in ``Mode/pageNumber`` and ``Mode/offset`` mode the
+/// page before is page *n* − 1 or offset *o* − `pageSize`, which is approximate under
+/// concurrent changes (see ``PageNumberLoader``). ``Mode/nextURL`` mode pages forwards
+/// only.
 ///
 /// The body is `{"data":[…],"pagination":{…}}`, where `data` holds the items. When an
 /// API puts them elsewhere, say where with ``ResponseKeys``: `"data.items"`,
@@ -74,6 +83,10 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         public var offset: String
         /// The cursor parameter; `cursor` by default.
         public var cursor: String
+        /// The parameter of a previous page's cursor (``HTTPPageCursor/before(_:)``);
+        /// `before` by default. A server whose previous-page tokens go in the same
+        /// parameter as the others takes the name of ``cursor`` here.
+        public var before: String
 
         /// Creates parameter names.
         ///
@@ -82,11 +95,13 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         ///   - limit: the page size parameter; `limit` by default.
         ///   - offset: the offset parameter; `offset` by default.
         ///   - cursor: the cursor parameter; `cursor` by default.
-        public init(page: String = "page", limit: String = "limit", offset: String = "offset", cursor: String = "cursor") {
+        ///   - before: the parameter of a previous page's cursor; `before` by default.
+        public init(page: String = "page", limit: String = "limit", offset: String = "offset", cursor: String = "cursor", before: String = "before") {
             self.page = page
             self.limit = limit
             self.offset = offset
             self.cursor = cursor
+            self.before = before
         }
     }
 
@@ -113,6 +128,11 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         public var items: String
         /// The next page's cursor, a string (``Mode/cursor``); `pagination.nextCursor` by default.
         public var nextCursor: String?
+        /// The previous page's cursor, a string (``Mode/cursor``), requested with the
+        /// ``ParameterNames/before`` parameter; `pagination.previousCursor` by default.
+        /// Null or absent: the page starts the list. With `nil`, the loader pages
+        /// forwards only.
+        public var previousCursor: String?
         /// The next page's full URL, a string (``Mode/nextURL``); `next` by default. With
         /// `nil`, only the `Link` header names the next page.
         public var nextURL: String?
@@ -127,6 +147,8 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         ///   - items: the key path of the items array; `data` by default, `""` for the
         ///     body itself.
         ///   - nextCursor: the key path of the next cursor; `pagination.nextCursor` by default.
+        ///   - previousCursor: the key path of the previous cursor;
+        ///     `pagination.previousCursor` by default.
         ///   - nextURL: the key path of the next page's URL; `next` by default.
         ///   - totalItems: the key path of the total number of items;
         ///     `pagination.totalItems` by default.
@@ -136,12 +158,14 @@ public struct HTTPPageLoader<Item: Hashable & DataSourceComparable & Decodable>:
         public init(
             items: String = "data",
             nextCursor: String? = "pagination.nextCursor",
+            previousCursor: String? = "pagination.previousCursor",
             nextURL: String? = "next",
             totalItems: String? = "pagination.totalItems",
             totalPages: String? = "pagination.totalPages"
         ) {
             self.items = items
             self.nextCursor = nextCursor
+            self.previousCursor = previousCursor
             self.nextURL = nextURL
             self.totalItems = totalItems
             self.totalPages = totalPages
@@ -217,10 +241,13 @@ public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
     case offset(Int)
     /// A server cursor (``HTTPPageLoader/Mode/cursor``).
     case token(String)
+    /// A server cursor of a previous page (``HTTPPageLoader/Mode/cursor``), sent in the
+    /// ``HTTPPageLoader/ParameterNames/before`` parameter.
+    case before(String)
     /// The full URL of a page, as a response named it (``HTTPPageLoader/Mode/nextURL``).
     case url(URL)
 
-    /// The cursor as `page N`, `offset O`, `cursor C` or `url U`.
+    /// The cursor as `page N`, `offset O`, `cursor C`, `before C` or `url U`.
     ///
     /// - Complexity: O(length of the text).
     public var description: String {
@@ -228,6 +255,7 @@ public enum HTTPPageCursor: Hashable, Sendable, CustomStringConvertible {
         case .page(let page): "page \(page)"
         case .offset(let offset): "offset \(offset)"
         case .token(let token): "cursor \(token)"
+        case .before(let token): "before \(token)"
         case .url(let url): "url \(url.absoluteString)"
         }
     }

@@ -14,6 +14,7 @@ struct _ResponseBody<Item: Decodable>: DecodableWithConfiguration {
 
     var items: [Item]
     var nextCursor: String?
+    var previousCursor: String?
     /// Resolved, and `http` or `https`.
     var nextURL: URL?
     var totalItems: Int?
@@ -26,6 +27,7 @@ struct _ResponseBody<Item: Decodable>: DecodableWithConfiguration {
             return try Self.value(type, at: path, in: decoder, requiringObjects: member != nil && member == shape.pagingMember)
         }
         nextCursor = try member(String.self, shape.nextCursor, .nextCursor)
+        previousCursor = try member(String.self, shape.previousCursor, nil)
         totalItems = try member(Int.self, shape.totalItems, .totalItems)
         totalPages = try member(Int.self, shape.totalPages, .totalPages)
         if let path = shape.nextURL, let text = try member(String.self, path, nil), !text.isEmpty {

@@ -13,6 +13,7 @@ struct _ResponseShape: Sendable {
     var items: [String]
     /// The keys down to each member; `nil` when it is not read.
     var nextCursor: [String]?
+    var previousCursor: [String]?
     var nextURL: [String]?
     var totalItems: [String]?
     var totalPages: [String]?
@@ -33,6 +34,7 @@ struct _ResponseShape: Sendable {
         }
         items = Self.keys(of: keys.items, convertedWith: convert)
         nextCursor = mode == .cursor ? path(keys.nextCursor) : nil
+        previousCursor = mode == .cursor ? path(keys.previousCursor) : nil
         nextURL = mode == .nextURL ? path(keys.nextURL) : nil
         totalItems = path(keys.totalItems)
         totalPages = path(keys.totalPages)

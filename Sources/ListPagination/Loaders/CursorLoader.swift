@@ -4,6 +4,12 @@
 /// (or absent) cursor. A keyset cursor names a position by the last row's sort key, not
 /// by offset, so rows inserted or deleted ahead of it neither repeat nor skip rows.
 ///
+/// A server that can page backwards also names the page before (`previousCursor`;
+/// `nil` at the start of the list), so that ``Paginator/loadPreviousPage()`` and a
+/// window (``Paginator/maxLoadedRows``) can load it. `fetch` is then given that token
+/// too, and must tell it from a next-page token: by the server's encoding, or by a
+/// `Token` type that says the direction (``KeysetLoader`` does this for keys).
+///
 /// ```swift
 /// let loader = CursorLoader<Player, String>(limit: 50) { cursor, limit in
 ///     let response = try await api.players(after: cursor, limit: limit)
@@ -20,16 +26,22 @@ public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendabl
         public var items: [Item]
         /// The cursor of the next page; `nil` when this is the last page.
         public var nextCursor: Token?
+        /// The cursor of the page before; `nil` when this page starts the list, or the
+        /// server cannot page backwards.
+        public var previousCursor: Token?
 
         /// Creates a response.
         ///
         /// - Parameters:
         ///   - items: the rows of the page.
         ///   - nextCursor: the cursor of the next page; `nil` when this is the last page.
+        ///   - previousCursor: the cursor of the page before; `nil` (the default) when
+        ///     this page starts the list, or the server cannot page backwards.
         /// - Complexity: O(1).
-        public init(items: [Item], nextCursor: Token?) {
+        public init(items: [Item], nextCursor: Token?, previousCursor: Token? = nil) {
             self.items = items
             self.nextCursor = nextCursor
+            self.previousCursor = previousCursor
         }
     }
 
@@ -52,12 +64,13 @@ public struct CursorLoader<Item: Hashable & DataSourceComparable, Token: Sendabl
     /// Loads the page after `cursor` (the first page when `nil`).
     ///
     /// - Parameter cursor: the server's cursor of the page; `nil` for the first page.
-    /// - Returns: the page's rows and the server's cursor of the next page (`nil` after
-    ///   the last page).
+    /// - Returns: the page's rows, the server's cursor of the next page (`nil` after
+    ///   the last page) and of the page before (`nil` at the start, or when the server
+    ///   does not say).
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Token?) async throws -> Page<Item, Token> {
         let response = try await fetch(cursor, limit)
-        return Page(items: response.items, nextCursor: response.nextCursor)
+        return Page(items: response.items, nextCursor: response.nextCursor, previousCursor: response.previousCursor)
     }
 }

@@ -1,7 +1,8 @@
 /// Loads rows by position: `?offset=O&limit=L`.
 ///
 /// The cursor is the offset of the next row. The list ends when the offset reaches
-/// `totalItems` (if the response gives it) or at the first short (or empty) page.
+/// `totalItems` (if the response gives it) or at the first short (or empty) page. The
+/// page before offset *o* starts at *o* − ``limit`` (at least 0).
 ///
 /// Offset paging names rows by position, so it is only as stable as the data:
 /// - rows **inserted** ahead of the current offset shift earlier rows into the next
@@ -9,7 +10,11 @@
 ///   is kept once, not duplicated;
 /// - rows **deleted** ahead of the current offset shift unseen rows back into the page
 ///   already loaded, and those rows are **skipped**. Use cursor (keyset) paging —
-///   ``CursorLoader`` or ``HTTPPageLoader`` in `.cursor` mode — when that matters.
+///   ``KeysetLoader``, ``CursorLoader`` or ``HTTPPageLoader`` in `.cursor` mode — when
+///   that matters.
+///
+/// For the same reason a window over offsets (``Paginator/maxLoadedRows``) is
+/// approximate: a page loaded again after it was dropped may repeat or skip rows.
 public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
     /// What one request returns.
     public struct Response: Sendable {
@@ -51,14 +56,19 @@ public struct OffsetLoader<Item: Hashable & DataSourceComparable>: PageLoader {
     /// - Parameter cursor: the offset of the first row to load; `nil` for 0.
     /// - Returns: the rows, their `totalItems`, and the offset after them, or `nil` as the
     ///   next cursor when the page was empty, shorter than ``limit`` (without a total) or
-    ///   reached `totalItems`.
+    ///   reached `totalItems`; the offset of the page before, `nil` at offset 0.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let offset = cursor ?? 0
         let response = try await fetch(offset, limit)
         let next = Self.offsetAfter(offset, count: response.items.count, limit: limit, totalItems: response.totalItems)
-        return Page(items: response.items, nextCursor: next, totalItems: response.totalItems)
+        return Page(items: response.items, nextCursor: next, previousCursor: Self.offsetBefore(offset, limit: limit), totalItems: response.totalItems)
+    }
+
+    /// The offset of the page before the one at `offset`, or `nil` at the start.
+    static func offsetBefore(_ offset: Int, limit: Int) -> Int? {
+        offset > 0 ? max(0, offset - limit) : nil
     }
 
     /// The offset after a page of `count` rows at `offset`, or `nil` when it was the last.

@@ -1,7 +1,14 @@
 /// Loads numbered pages of a fixed size: `?page=N&limit=L`.
 ///
 /// The cursor is the page number. The list ends after `totalPages` pages when the
-/// response gives a total, otherwise at the first short (or empty) page.
+/// response gives a total, otherwise at the first short (or empty) page. The page
+/// before page *n* is *n* − 1, down to ``firstPage``.
+///
+/// Page numbers name rows by position: rows inserted or deleted meanwhile shift rows
+/// across page boundaries, so a page loaded again (by a window, see
+/// ``Paginator/maxLoadedRows``) may repeat rows, which the data source keeps once, or
+/// skip some. Windows over page numbers are approximate; use keyset paging
+/// (``KeysetLoader``) to keep them exact.
 ///
 /// ```swift
 /// let loader = PageNumberLoader<Player>(limit: 50) { page, limit in
@@ -54,14 +61,14 @@ public struct PageNumberLoader<Item: Hashable & DataSourceComparable>: PageLoade
     /// - Parameter cursor: the number of the page to load; `nil` for ``firstPage``.
     /// - Returns: the page's rows, its `totalPages`, and the next page number, or `nil` as
     ///   the next cursor when the page was empty, the last of `totalPages`, or (without a
-    ///   total) shorter than ``limit``.
+    ///   total) shorter than ``limit``; the previous page number, `nil` for ``firstPage``.
     /// - Throws: whatever `fetch` throws.
     /// - Complexity: O(1), plus the work of `fetch`.
     public func loadPage(at cursor: Int?) async throws -> Page<Item, Int> {
         let page = cursor ?? firstPage
         let response = try await fetch(page, limit)
         let next = Self.pageAfter(page, firstPage: firstPage, count: response.items.count, limit: limit, totalPages: response.totalPages)
-        return Page(items: response.items, nextCursor: next, totalPages: response.totalPages)
+        return Page(items: response.items, nextCursor: next, previousCursor: page > firstPage ? page - 1 : nil, totalPages: response.totalPages)
     }
 
     /// The page after `page`, or `nil` when `page` was the last.

@@ -7,55 +7,94 @@ extension Paginator {
     /// in the order the machine decided them. Tasks are cancelled after the lock is
     /// released, because cancellation handlers run synchronously.
     /// - Parameter page: the loaded page, for a `pageLoaded` event.
-    func _handle(page: Page<Item, Cursor>? = nil, _ event: (inout _Machine) -> _Machine.Action) {
-        let cancelled: [Task<Void, Never>] = _shared.withLock { shared in
-            let action = event(&shared.machine)
+    /// - Returns: the action the machine returned.
+    @discardableResult
+    func _handle(page: Page<Item, Cursor>? = nil, _ event: (inout _Machine) -> _Machine.Action) -> _Machine.Action {
+        _handleShared(page: page) { event(&$0.machine) }
+    }
+
+    /// ``_handle(page:_:)`` for an event that also updates the paginator's own state
+    /// under the same lock.
+    @discardableResult
+    func _handleShared(page: Page<Item, Cursor>? = nil, _ event: (inout _Shared) -> _Machine.Action) -> _Machine.Action {
+        let (action, cancelled): (_Machine.Action, [Task<Void, Never>]) = _shared.withLock { shared in
+            let action = event(&shared)
             shared.machine._checkInvariants()
             var cancelled: [Task<Void, Never>] = []
-            switch action {
-            case .none, .showIndicator:
-                break
-            case .startLoad(let request, let episode):
-                cancelled += [shared.loadTask, shared.retryTimer].compactMap { $0 }
-                shared.retryTimer = nil
-                shared.loadTask = _startLoading(request)
-                if let episode {
-                    cancelled += [shared.indicatorTimer].compactMap { $0 }
-                    shared.indicatorTimer = _startTimer(after: loadingIndicatorDelay) { $0.indicatorDelayElapsed(episode) }
-                }
-            case .scheduleRetry(let token, let delay):
-                shared.loadTask = nil
-                cancelled += [shared.retryTimer].compactMap { $0 }
-                shared.retryTimer = _startTimer(after: delay) { $0.backoffElapsed(token) }
-            case .applyPage(let mode):
-                shared.loadTask = nil
-                if let page {
-                    switch mode {
-                    case .append: dataSource.add(page.items)
-                    case .replace: dataSource.replaceAll(with: page.items)
-                    }
-                }
-            case .fail:
-                shared.loadTask = nil
-            case .reset:
-                cancelled += [shared.loadTask, shared.retryTimer].compactMap { $0 }
-                shared.loadTask = nil
-                shared.retryTimer = nil
-                dataSource.removeAll()
+            _perform(action, page: page, on: &shared, cancelling: &cancelled)
+            // A slot that no longer loads has no task to keep (it is ending by itself).
+            for slot in _Machine.Slot.allCases where !shared.machine.isLoading(slot) {
+                shared.loadTasks[slot] = nil
+                if let timer = shared.retryTimers.removeValue(forKey: slot) { cancelled.append(timer) }
             }
             if !shared.machine.isLoading, let timer = shared.indicatorTimer {
                 cancelled.append(timer)
                 shared.indicatorTimer = nil
             }
             _publish(&shared)
-            return cancelled
+            return (action, cancelled)
         }
         for task in cancelled { task.cancel() }
+        return action
     }
 
-    /// Starts the task that loads `request` and reports back.
+    /// Performs `action` under the lock; collects the tasks to cancel once it is released.
+    private func _perform(_ action: _Machine.Action, page: Page<Item, Cursor>?, on shared: inout _Shared, cancelling cancelled: inout [Task<Void, Never>]) {
+        switch action {
+        case .none, .showIndicator, .fail:
+            break
+        case .startLoad(let request, let episode):
+            let slot = request.mode.slot
+            // A refresh or jump supersedes every direction, and the rows reported visible.
+            if slot == .replace { shared.visibleID = nil }
+            for superseded in slot == .replace ? _Machine.Slot.allCases : [slot] {
+                cancelled += [shared.loadTasks.removeValue(forKey: superseded), shared.retryTimers.removeValue(forKey: superseded)].compactMap { $0 }
+            }
+            shared.loadStarted?(request.cursor, shared.trims)
+            shared.runningLoads += 1
+            shared.loadTasks[slot] = _startLoading(request)
+            if let episode {
+                cancelled += [shared.indicatorTimer].compactMap { $0 }
+                shared.indicatorTimer = _startTimer(after: loadingIndicatorDelay) { $0.indicatorDelayElapsed(episode) }
+            }
+        case .scheduleRetry(let token, let delay):
+            guard let slot = shared.machine.slot(of: token) else { break }
+            shared.loadTasks[slot] = nil
+            cancelled += [shared.retryTimers[slot]].compactMap { $0 }
+            shared.retryTimers[slot] = _startTimer(after: delay) { $0.backoffElapsed(token) }
+        case .applyPage(let mode):
+            guard let page else { break }
+            switch mode {
+            case .append, .prepend: dataSource.add(page.items)
+            case .replace, .jump: dataSource.replaceAll(with: page.items)
+            }
+        case .reset:
+            cancelled += Array(shared.loadTasks.values) + Array(shared.retryTimers.values)
+            shared.loadTasks = [:]
+            shared.retryTimers = [:]
+            shared.visibleID = nil
+            dataSource.removeAll()
+        case .trim(let edge, let fence):
+            let slot: _Machine.Slot = edge == .top ? .prepend : .append
+            cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
+            let window = _Machine.Window(lower: edge == .top ? fence : .open, upper: edge == .bottom ? fence : .open)
+            dataSource.remove { !Self._admits($0, window) }
+        case .actions(let actions):
+            for action in actions {
+                _perform(action, page: page, on: &shared, cancelling: &cancelled)
+            }
+        }
+    }
+
+    /// Starts the task that loads `request` and reports back; the caller counts it in
+    /// `runningLoads`, and the task uncounts itself when it ends.
+    ///
+    /// A task cancelled before it starts (superseded by a jump, a refresh, a reset or a
+    /// drop at its end) does not call the loader.
     private func _startLoading(_ request: _Machine.Request) -> Task<Void, Never> {
         Task { [weak self, loader] in
+            defer { self?._shared.withLock { $0.runningLoads -= 1 } }
+            guard !Task.isCancelled else { return }
             let result: Result<Page<Item, Cursor>, PaginationError>
             do {
                 result = .success(try await loader.loadPage(at: request.cursor))
@@ -65,20 +104,136 @@ extension Paginator {
             guard let self else { return }
             switch result {
             case .success(let page):
-                self._handle(page: page) {
-                    $0.pageLoaded(request.token, nextCursor: page.nextCursor, totalItems: page.totalItems, totalPages: page.totalPages)
+                let bounds = Self._bounds(of: page.items)
+                var followsUp = false
+                let action = self._handleShared(page: page) { shared in
+                    let action = shared.machine.pageLoaded(
+                        request.token,
+                        nextCursor: page.nextCursor,
+                        previousCursor: page.previousCursor,
+                        bounds: bounds,
+                        totalItems: page.totalItems,
+                        totalPages: page.totalPages
+                    )
+                    // Counted under the same lock, so that nobody sees the page applied
+                    // and its consequences not yet started.
+                    if case .applyPage = action, self._needsFollowUp(request.mode, shared) {
+                        followsUp = true
+                        shared.windowWork += 1
+                    }
+                    return action
                 }
-                // A page that leaves the last visible row near the end (it added few
-                // rows, or only rows already loaded) loads the next one: no new row
-                // appears to ask for it.
-                guard request.mode == .append, self._shared.withLock({ $0.machine.lastAppearedOffset != nil }) else { return }
-                await self.dataSource.flush()
-                let count = self.dataSource.count
-                self._handle { $0.pageApplied(count: count) }
+                guard followsUp, case .applyPage = action else { return }
+                await self._afterPage()
+                self._shared.withLock { $0.windowWork -= 1 }
             case .failure(let error):
                 let unit = self.retryPolicy.jitter > 0 ? Double.random(in: 0..<1) : 0
                 self._handle { $0.pageFailed(request.token, error: error, randomUnit: unit) }
             }
+        }
+    }
+
+    /// Whether a page applied with `mode` has consequences to work out: trimming the
+    /// window, or loading on at an end the last visible row is still near.
+    private func _needsFollowUp(_ mode: _Machine.Mode, _ shared: _Shared) -> Bool {
+        guard mode == .append || mode == .prepend else { return false }
+        return maxLoadedRows != nil || shared.machine.lastAppearedOffset != nil
+    }
+
+    /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed; then,
+    /// unless pages were dropped, a page that leaves the last visible row near an end (it
+    /// added few rows, or only rows already loaded) loads the next one at that end, since
+    /// no new row appears to ask for it. After a drop the window is full, and a page that
+    /// loaded by itself could only push another out: the next ``itemDidAppear(at:)``
+    /// decides.
+    private func _afterPage() async {
+        let (snapshot, trimmed) = await _trim()
+        guard trimmed == nil else { return }
+        let visible = _visibleOffset(in: snapshot)
+        _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: nil) }
+    }
+
+    /// Drops pages until the window holds at most ``maxLoadedRows`` rows or no page can
+    /// go; returns the list as it then stands and the end where pages went, if any.
+    func _trim() async -> (ListSnapshot<Item>, _Machine.Edge?) {
+        var trimmed: _Machine.Edge?
+        while true {
+            let snapshot = await dataSource.flush()
+            guard let maxLoadedRows, snapshot.count > maxLoadedRows else { return (snapshot, trimmed) }
+            let (version, ledger) = _shared.withLock { ($0.machine.ledgerVersion, $0.machine.ledger) }
+            let ranges = ledger.map { page in page.bounds.flatMap { Self._range(of: $0, in: snapshot) } }
+            let visible = _visibleOffset(in: snapshot)
+            let action = _handleShared { shared in
+                let action = shared.machine.windowMeasured(
+                    version: version, pageRanges: ranges, count: snapshot.count, visibleOffset: visible, maxRows: maxLoadedRows
+                )
+                if case .trim(let edge, _) = action { shared.trims[edge == .top ? 0 : 1] += 1 }
+                return action
+            }
+            guard case .trim(let edge, _) = action else { return (snapshot, trimmed) }
+            trimmed = edge
+        }
+    }
+
+    /// The offset of the last row reported visible in `snapshot`: where the row is now,
+    /// or the offset reported when it is gone.
+    func _visibleOffset(in snapshot: ListSnapshot<Item>) -> Int? {
+        let (id, offset) = _shared.withLock { ($0.visibleID, $0.machine.lastAppearedOffset) }
+        guard let offset else { return nil }
+        if let id, let position = snapshot.index(of: id) { return position }
+        return snapshot.isEmpty ? nil : min(offset, snapshot.count - 1)
+    }
+
+    /// The first and last of `items` in their `<` order; `nil` when there are none.
+    ///
+    /// - Complexity: O(*k*) comparisons, *k* = items.
+    static func _bounds(of items: [Item]) -> _PageBounds? {
+        guard var first = items.first else { return nil }
+        var last = first
+        for item in items.dropFirst() {
+            if item < first { first = item }
+            if !(item < last) { last = item }
+        }
+        return _PageBounds(first: _RowBound(first), last: _RowBound(last))
+    }
+
+    /// Where the rows from `bounds.first` to `bounds.last` stand in `snapshot`: from the
+    /// first row that does not sort before `first` to just past the last row that does
+    /// not sort after `last`.
+    ///
+    /// - Complexity: O(log *n*) comparisons, *n* = rows.
+    static func _range(of bounds: _PageBounds, in snapshot: ListSnapshot<Item>) -> Range<Int>? {
+        guard let first = bounds.first.value(as: Item.self), let last = bounds.last.value(as: Item.self) else { return nil }
+        let lower = _partition(snapshot) { !($0 < first) }
+        let upper = _partition(snapshot) { last < $0 }
+        return lower..<max(lower, upper)
+    }
+
+    /// The first position whose row satisfies `predicate`, which must be false, then true.
+    private static func _partition(_ snapshot: ListSnapshot<Item>, _ predicate: (Item) -> Bool) -> Int {
+        var low = 0, high = snapshot.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if predicate(snapshot[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// Whether `window` lets `item` in.
+    static func _admits(_ item: Item, _ window: _Machine.Window) -> Bool {
+        func row(_ bound: _RowBound) -> Item? { bound.value(as: Item.self) }
+        let aboveLower: Bool = switch window.lower {
+        case .open: true
+        case .shut: false
+        case .inclusive(let bound): row(bound).map { !(item < $0) } ?? false
+        case .exclusive(let bound): row(bound).map { $0 < item } ?? false
+        }
+        guard aboveLower else { return false }
+        return switch window.upper {
+        case .open: true
+        case .shut: false
+        case .inclusive(let bound): row(bound).map { !($0 < item) } ?? false
+        case .exclusive(let bound): row(bound).map { item < $0 } ?? false
         }
     }
 

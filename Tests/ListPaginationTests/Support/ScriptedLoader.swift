@@ -22,8 +22,13 @@ final class ScriptedLoader: PageLoader, Sendable {
             succeed(ids.map { TestRow(id: $0, key: $0) }, next: next)
         }
 
-        func succeed(_ rows: [TestRow], next: Int?) {
-            loader.answer(id, with: .success(Page(items: rows, nextCursor: next)))
+        func succeed(_ rows: [TestRow], next: Int?, previous: Int? = nil) {
+            loader.answer(id, with: .success(Page(items: rows, nextCursor: next, previousCursor: previous)))
+        }
+
+        /// Answers with rows `ids` (key = id), the next and the previous cursor.
+        func succeed(ids: Range<Int>, next: Int?, previous: Int?) {
+            succeed(ids.map { TestRow(id: $0, key: $0) }, next: next, previous: previous)
         }
 
         func fail(_ error: any Error) {

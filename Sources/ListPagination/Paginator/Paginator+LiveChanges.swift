@@ -1,0 +1,82 @@
+extension Paginator {
+    /// Applies live changes to the list through the window: adds or updates each item
+    /// that sorts inside it, removes each loaded item whose new place is outside it, and
+    /// ignores the rest.
+    ///
+    /// The window is the range of the list's order between the first and the last
+    /// loaded row, open at an end that is reached (see ``Paginator``); nothing is inside
+    /// it before the first page arrives. An item outside it is not lost: it arrives with
+    /// the page that covers its place, if the list is scrolled there. So a list that
+    /// shows only part of its source never shows a row the source would not show between
+    /// its first and last row, and with ``maxLoadedRows`` a long live feed cannot grow
+    /// it: changes that take the count past the bound drop pages at the end farther from
+    /// the visible row, as a page would.
+    ///
+    /// Items are compared with their `<`, which must be the data source's order. For an
+    /// id given more than once, the last item counts.
+    ///
+    /// ```swift
+    /// for await change in feed {
+    ///     paginator.upsert([change.player])
+    /// }
+    /// ```
+    /// - Parameter items: the new versions of the items, or new items.
+    /// - Complexity: O(*k*) comparisons on the caller, *k* = items passed; the rows are
+    ///   changed on the data source's diff queue, in at most two calls (`remove(ids:)`
+    ///   for the items that leave, then `add(_:)`).
+    public func upsert(_ items: some Sequence<Item>) {
+        // The last version of each id.
+        var latest: [Item.ID: Int] = [:]
+        let items = Array(items)
+        for (index, item) in items.enumerated() { latest[item.id] = index }
+        let trims = maxLoadedRows != nil
+        let added = _shared.withLock { shared -> Bool in
+            let window = shared.machine.window
+            var inside: [Item] = [], outside: [Item.ID] = []
+            for (index, item) in items.enumerated() where latest[item.id] == index {
+                if Self._admits(item, window) { inside.append(item) } else { outside.append(item.id) }
+            }
+            // Under the lock, so the changes reach the data source in order with pages.
+            if !outside.isEmpty { dataSource.remove(ids: outside) }
+            if !inside.isEmpty { dataSource.add(inside) }
+            if trims && !inside.isEmpty { shared.windowWork += 1 }
+            return !inside.isEmpty
+        }
+        guard added, trims else { return }
+        Task { [weak self] in
+            guard let self else { return }
+            _ = await self._trim()
+            self._shared.withLock { $0.windowWork -= 1 }
+        }
+    }
+
+    /// Removes the loaded rows with these ids; unknown ids are ignored.
+    ///
+    /// A live deletion: the row leaves the list, and the window keeps its range, so a
+    /// page loaded later does not bring the row back unless the source still has it.
+    ///
+    /// ```swift
+    /// paginator.remove(ids: [departed.id])
+    /// ```
+    /// - Parameter ids: the ids of the rows to remove.
+    /// - Complexity: O(*k*) on the caller, *k* = ids passed; the rows are removed on the
+    ///   data source's diff queue, in one call.
+    public func remove(ids: some Sequence<Item.ID>) {
+        let ids = Array(ids)
+        guard !ids.isEmpty else { return }
+        // Under the lock, so the removal reaches the data source in order with pages.
+        _shared.withLock { _ in dataSource.remove(ids: ids) }
+    }
+
+    /// Whether nothing is loading, no load task is still running (a cancelled one may
+    /// still call its loader), and no page's consequences and no trim of the window are
+    /// still being worked out (tests wait for this before they check the window).
+    var _isQuiet: Bool {
+        _shared.withLock { !$0.machine.isLoading && $0.runningLoads == 0 && $0.windowWork == 0 }
+    }
+
+    /// How often pages were dropped at the top and at the bottom of the window.
+    var _trimCounts: (top: Int, bottom: Int) {
+        _shared.withLock { ($0.trims[0], $0.trims[1]) }
+    }
+}
