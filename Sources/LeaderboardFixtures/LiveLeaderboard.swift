@@ -26,6 +26,16 @@ public final class LiveLeaderboard: Sendable {
             id = player.id
         }
 
+        /// The position of a row with this score and id.
+        ///
+        /// - Parameters:
+        ///   - score: the row's score.
+        ///   - id: the row's id.
+        public init(score: Int, id: String) {
+            self.score = score
+            self.id = id
+        }
+
         /// Server order: higher scores first, then ids in ascending order.
         ///
         /// - Parameters:

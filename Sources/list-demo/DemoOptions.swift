@@ -1,4 +1,5 @@
 import Foundation
+import LeaderboardFixtures
 
 /// The command line of `list-demo`, parsed by hand.
 struct DemoOptions: Equatable {
@@ -45,6 +46,10 @@ struct DemoOptions: Equatable {
     var crashKey = false
     /// Sections to group the leaderboard into; `nil` for a flat list.
     var grouping: Grouping?
+    /// Players of a generated leaderboard shown through a window; `nil` for the fixtures.
+    var players: Int?
+    /// The most rows a generated leaderboard's window holds.
+    var maxLoadedRows: Int { max(1_000, 4 * pageSize) }
 
     /// The page addressing to use with `url`.
     var resolvedURLMode: URLMode {
@@ -114,6 +119,7 @@ struct DemoOptions: Equatable {
                     throw .invalidValue(option: name, value: text, expected: "tier")
                 }
                 options.grouping = grouping
+            case "--players": options.players = try integer(in: 1...GeneratedLeaderboard.maximumCount)
             case "--no-tty": options.noTTY = true
             case "--frames":
                 options.frames = try integer(in: 1...100_000)
@@ -126,6 +132,7 @@ struct DemoOptions: Equatable {
             }
             if inlineValue != nil && !isInlineValueTaken { throw .unexpectedValue(option: name) }
         }
+        if options.players != nil, options.url != nil { throw .conflicting("--players", "--url") }
         return options
     }
 
@@ -162,6 +169,13 @@ struct DemoOptions: Equatable {
                               header with its row count, the current one pinned at
                               the top; players move between tiers as scores change,
                               and s sorts by name within each tier
+          --players N         a generated leaderboard of N players (up to
+                              10,000,000), made on the fly and loaded in keyset
+                              pages through a window of at most 1,000 rows (or 4
+                              pages): rows far from view are dropped and loaded
+                              again on the way back; ranks are the players' true
+                              ranks; g and G jump to the first and last players;
+                              the live feed changes scores through the window
           --no-tty            print plain text frames instead of the full screen
           --frames N          print N plain frames and exit (implies --no-tty)
           --rows N, --columns N
@@ -183,12 +197,15 @@ enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
     case invalidValue(option: String, value: String, expected: String)
     /// A value given with `=` to an option that takes none (`--no-tty=false`).
     case unexpectedValue(option: String)
+    /// Two options that cannot be used together.
+    case conflicting(String, String)
 
     var description: String {
         switch self {
         case .unknownOption(let option): "unknown option \(option)"
         case .missingValue(let option): "\(option) needs a value"
         case .unexpectedValue(let option): "\(option) takes no value"
+        case .conflicting(let first, let second): "\(first) and \(second) cannot be used together"
         case .invalidValue(let option, let value, let expected): "\(option) \(value): expected \(expected)"
         }
     }

@@ -6,17 +6,26 @@ enum PlayerRow {
     static let nameWidth = 26
 
     /// The column titles, aligned with ``format(_:offset:)``.
-    static let header = StyledText(
-        "    #  " + padded("Player", to: nameWidth) + "    Score  Country",
-        style: TextStyle(isBold: true, isUnderlined: true)
-    )
+    static let header = header(rankWidth: 5)
 
-    /// One row: the row number, the name cut or padded to its column by display width
-    /// (so CJK names and emoji line up), the score and the country.
+    /// The column titles, aligned with ``format(_:rank:rankWidth:)``.
+    static func header(rankWidth: Int) -> StyledText {
+        StyledText(
+            leftPadded("#", to: rankWidth) + "  " + padded("Player", to: nameWidth) + "    Score  Country",
+            style: TextStyle(isBold: true, isUnderlined: true)
+        )
+    }
+
+    /// One row, numbered by its offset in the list.
     static func format(_ player: Player, offset: Int) -> StyledText {
-        let rank = offset + 1
+        format(player, rank: offset + 1)
+    }
+
+    /// One row: the rank, the name cut or padded to its column by display width (so CJK
+    /// names and emoji line up), the score and the country.
+    static func format(_ player: Player, rank: Int, rankWidth: Int = 5) -> StyledText {
         let nameStyle = rank <= 3 ? TextStyle(foreground: .yellow, isBold: true) : .plain
-        return StyledText(leftPadded("\(rank)", to: 5) + "  ", style: TextStyle(isDim: true))
+        return StyledText(leftPadded("\(rank)", to: rankWidth) + "  ", style: TextStyle(isDim: true))
             + StyledText(padded(player.name, to: nameWidth), style: nameStyle)
             + StyledText(leftPadded(player.formattedScore, to: 9), style: TextStyle(foreground: .cyan))
             + StyledText("  " + player.country, style: TextStyle(isDim: true))

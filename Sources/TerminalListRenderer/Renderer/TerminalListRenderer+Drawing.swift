@@ -127,11 +127,15 @@ extension TerminalListRenderer._State {
     func _statusText() -> StyledText {
         let bar = _statusStyle
         var text = StyledText(" v\(viewport.snapshot?.version ?? 0)", style: bar)
-        let count = _grouped(viewport.count)
-        if let selection = viewport.selection {
-            text.append(" · \(_grouped(selection + 1))/\(count)", style: bar)
+        if let place = _placeInSource() {
+            text.append(place, style: bar)
         } else {
-            text.append(" · \(count) rows", style: bar)
+            let count = _grouped(viewport.count)
+            if let selection = viewport.selection {
+                text.append(" · \(_grouped(selection + 1))/\(count)", style: bar)
+            } else {
+                text.append(" · \(count) rows", style: bar)
+            }
         }
         if status.isLoading {
             var loading = bar
@@ -148,6 +152,23 @@ extension TerminalListRenderer._State {
         if let note = status.note {
             text.append(" · \(note)", style: bar)
         }
+        return text
+    }
+
+    /// " · 1,253/1,000,000 · rows 1,201–2,200 of 1,000,000 loaded": the selection and
+    /// the loaded rows counted in the source; `nil` without ``positionInSource`` or when
+    /// it does not place the first, the last or the selected row.
+    func _placeInSource() -> String? {
+        guard let position = positionInSource, let snapshot = viewport.snapshot, let last = snapshot.last,
+              let first = snapshot.first.flatMap(position), let end = position(last)
+        else { return nil }
+        let total = end.total.map(_grouped)
+        var text = ""
+        if let selection = viewport.selection {
+            guard let selected = position(snapshot[selection]) else { return nil }
+            text += " · \(_grouped(selected.offset + 1))" + (total.map { "/\($0)" } ?? "")
+        }
+        text += " · rows \(_grouped(first.offset + 1))–\(_grouped(end.offset + 1))" + (total.map { " of \($0)" } ?? "") + " loaded"
         return text
     }
 

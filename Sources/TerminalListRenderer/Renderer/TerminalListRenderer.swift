@@ -77,6 +77,9 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         /// A plain frame was asked for while updates were coalesced.
         var isPlainFrameDue = false
         var lastReportedRows: (visible: Range<Int>, count: Int)?
+        /// Places rows in a larger source, for the status line; see
+        /// ``TerminalListRenderer/showPositionInSource(_:)``.
+        var positionInSource: (@Sendable (Item) -> TerminalSourcePosition?)?
     }
 
     /// Creates a renderer.
@@ -147,6 +150,28 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
             $0.screen = nil
             $0._syncViewportHeight()
         }
+    }
+
+    /// Shows where the loaded rows stand in a larger source, for a list that holds only
+    /// part of it (a window that pages both ways and drops rows far from view).
+    ///
+    /// The status line then counts in the source: the selected row's place of the
+    /// source's rows, and which rows are loaded — " v12 · 1,253/1,000,000 · rows
+    /// 1,201–2,200 of 1,000,000 loaded" instead of " v12 · 53/1,000". `position` is
+    /// called for the first, the last and the selected row each time the status line is
+    /// drawn; when it answers `nil` for one of them, the line counts the list's rows as
+    /// usual. Pass `nil` to go back to that.
+    ///
+    /// ```swift
+    /// renderer.showPositionInSource { player in
+    ///     TerminalSourcePosition(offset: leaderboard.rank(of: player), total: leaderboard.count)
+    /// }
+    /// ```
+    /// - Parameter position: the offset of a row in the source, and the source's row
+    ///   count. Called under the renderer's lock, so it must not call the renderer.
+    /// - Complexity: O(1), plus what ``updateStatus(_:)`` costs to write the update.
+    public func showPositionInSource(_ position: (@Sendable (Item) -> TerminalSourcePosition?)?) {
+        _update { $0.positionInSource = position }
     }
 
     /// The current status.

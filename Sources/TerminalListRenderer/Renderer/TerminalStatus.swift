@@ -97,3 +97,24 @@ public enum TerminalRenderMode: Hashable, Sendable {
         return false
     }
 }
+
+/// Where a row stands in a larger source, of which the list holds a part (a window).
+///
+/// See ``TerminalListRenderer/showPositionInSource(_:)``.
+public struct TerminalSourcePosition: Hashable, Sendable {
+    /// The row's offset in the source, from 0.
+    public var offset: Int
+    /// How many rows the source has; `nil` when unknown.
+    public var total: Int?
+
+    /// Creates a position.
+    ///
+    /// - Parameters:
+    ///   - offset: the row's offset in the source, from 0.
+    ///   - total: how many rows the source has; `nil` when unknown.
+    /// - Complexity: O(1).
+    public init(offset: Int, total: Int?) {
+        self.offset = offset
+        self.total = total
+    }
+}

@@ -15,8 +15,11 @@ extension LeaderboardDemo {
         case .down, .character("j"): renderer.moveSelection(by: 1)
         case .pageUp, .control("b"): renderer.pageUp()
         case .pageDown, .character(" "), .control("f"): renderer.pageDown()
-        case .home, .character("g"): renderer.selectFirst()
-        case .end, .character("G"): renderer.selectLast()
+        case .home, .character("g"): if window != nil { jump(toEnd: false) } else { renderer.selectFirst() }
+        case .end, .character("G"): if window != nil { jump(toEnd: true) } else { renderer.selectLast() }
+        // A window pages in score order: re-sorting its rows by name would show a
+        // name-ordered slice of a score-ordered source.
+        case .character("s") where window != nil: return .ignored
         case .character("s"): toggleSort()
         case .character("t"): if !toggleGrouping() { return .ignored }
         case .character("r"): paginator.refresh()

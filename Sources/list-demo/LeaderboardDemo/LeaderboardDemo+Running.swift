@@ -26,6 +26,15 @@ enum LeaderboardProgram {
     /// Sets the leaderboard up, for the main queue to run.
     private static func start(_ options: DemoOptions) {
         let interactive = !options.noTTY && TerminalSession.isTerminal(0) && TerminalSession.isTerminal(1)
+        if let players = options.players {
+            let source = GeneratedLeaderboard(count: players)
+            let loader = KeysetLoader<Player, LiveLeaderboard.Key>(limit: options.pageSize, key: LiveLeaderboard.Key.init) { cursor, count in
+                source.page(cursor, limit: count)
+            }
+            let window = LeaderboardDemo<KeysetLoader<Player, LiveLeaderboard.Key>>.Window(source: source, lastPage: .before(GeneratedLeaderboard.end))
+            launch(loader: loader, server: nil, feed: [], window: window, options: options, interactive: interactive)
+            return
+        }
         if let url = options.url {
             let mode: HTTPPageLoader<Player>.Mode = switch options.resolvedURLMode {
             case .page: .pageNumber
@@ -64,13 +73,22 @@ enum LeaderboardProgram {
     }
 
     private static func launch<Loader: PageLoader>(
-        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions, interactive: Bool
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], window: LeaderboardDemo<Loader>.Window? = nil,
+        options: DemoOptions, interactive: Bool
     ) where Loader.Item == Player {
         if interactive {
-            runInteractive(loader: loader, server: server, feed: feed, options: options)
+            runInteractive(loader: loader, server: server, feed: feed, window: window, options: options)
         } else {
-            runPlainFrames(loader: loader, server: server, feed: feed, options: options)
+            runPlainFrames(loader: loader, server: server, feed: feed, window: window, options: options)
         }
+    }
+
+    /// The column titles and the row formatter: rows numbered by offset, or by their
+    /// true rank in a generated leaderboard.
+    private static func columns(for source: GeneratedLeaderboard?) -> (StyledText, TerminalListRenderer<Player>.RowFormatter) {
+        guard let source else { return (PlayerRow.header, PlayerRow.format) }
+        let width = String(source.count).count
+        return (PlayerRow.header(rankWidth: width), { player, _ in PlayerRow.format(player, rank: source.rank(of: player) + 1, rankWidth: width) })
     }
 
     /// The full-screen leaderboard, until `q`, Ctrl-C or a termination signal.
@@ -79,18 +97,19 @@ enum LeaderboardProgram {
     /// demo is stopped or in the background; the session takes the terminal only in
     /// the foreground and asks for a full redraw when it takes it again.
     private static func runInteractive<Loader: PageLoader>(
-        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], window: LeaderboardDemo<Loader>.Window?, options: DemoOptions
     ) where Loader.Item == Player {
         let session = TerminalSession()
         let size = TerminalSession.size(of: 1) ?? TerminalSize(rows: 24, columns: 80)
+        let (header, formatRow) = columns(for: window?.source)
         let renderer = TerminalListRenderer<Player>(
             size: size,
             mode: .ansi(colors: TerminalSession.colorsEnabled()),
             output: session.output,
-            header: PlayerRow.header,
-            formatRow: PlayerRow.format
+            header: header,
+            formatRow: formatRow
         )
-        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
+        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, window: window, renderer: renderer, options: options)
         do {
             // Closing the renderer first means no update lands after the terminal is restored.
             try session.start(
@@ -128,17 +147,18 @@ enum LeaderboardProgram {
     /// Plain text frames on standard output: the first page, then after each further
     /// batch of feed events (and a page load every other frame), then exit.
     private static func runPlainFrames<Loader: PageLoader>(
-        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], options: DemoOptions
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], window: LeaderboardDemo<Loader>.Window?, options: DemoOptions
     ) where Loader.Item == Player {
         let terminalSize = TerminalSession.size(of: 1)
         let size = TerminalSize(
             rows: options.rows ?? terminalSize?.rows ?? 24,
             columns: options.columns ?? terminalSize?.columns ?? 80
         )
+        let (header, formatRow) = columns(for: window?.source)
         let renderer = TerminalListRenderer<Player>(
-            size: size, mode: .plain(.onRequest), output: FileDescriptorOutput(), header: PlayerRow.header, formatRow: PlayerRow.format
+            size: size, mode: .plain(.onRequest), output: FileDescriptorOutput(), header: header, formatRow: formatRow
         )
-        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, renderer: renderer, options: options)
+        let demo = LeaderboardDemo(loader: loader, server: server, feed: feed, window: window, renderer: renderer, options: options)
         let frames = options.frames ?? 5
         Task {
             demo.start(interactive: false)

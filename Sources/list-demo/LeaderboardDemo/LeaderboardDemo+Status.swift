@@ -32,6 +32,9 @@ extension LeaderboardDemo {
         let pages = status.loadedPages == 1 ? "1 page" : "\(status.loadedPages) pages"
         let complete = status.state == .exhausted ? ", all" : ""
         let refreshing = status.isRefreshing ? ", refreshing" : ""
+        if window != nil {
+            return "by score · \(pages)\(complete)\(refreshing) · g G ends · r refresh · f fail · q quit"
+        }
         guard tiers != nil else {
             return "\(byName ? "by name" : "by score") · \(pages)\(complete)\(refreshing) · s sort · r refresh · f fail · q quit"
         }

@@ -32,8 +32,20 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
     let options: DemoOptions
     let isSortedByName = Atomic<Bool>(false)
     let feedEventsPlayed = Atomic<Int>(0)
+    /// The generated leaderboard shown through a window, with `--players`.
+    let window: Window?
 
-    init(loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], renderer: TerminalListRenderer<Player>, options: DemoOptions) {
+    /// A generated leaderboard (`--players`) and the cursor of its last page.
+    struct Window: Sendable {
+        let source: GeneratedLeaderboard
+        /// The cursor of the page with the last players, for `G`.
+        let lastPage: Loader.Cursor
+    }
+
+    init(
+        loader: Loader, server: LiveLeaderboard?, feed: [FeedEvent], window: Window? = nil,
+        renderer: TerminalListRenderer<Player>, options: DemoOptions
+    ) {
         if options.grouping == .tier {
             // Player's `<` within a tier; tiers best first, so the rows are the server's order.
             let tiers = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: \.tier)
@@ -48,11 +60,13 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
             dataSource: board,
             loader: DemoLoader(base: loader, latency: options.latency, failures: failures),
             prefetchDistance: 10,
+            maxLoadedRows: window == nil ? nil : options.maxLoadedRows,
             loadingIndicatorDelay: .milliseconds(250),
             retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(600), jitter: 0)
         )
         self.server = server
         self.feed = feed
+        self.window = window
         self.renderer = renderer
         self.options = options
     }
@@ -69,6 +83,11 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
         } else {
             board.attach(renderer)
         }
+        if let source = window?.source {
+            renderer.showPositionInSource { player in
+                TerminalSourcePosition(offset: source.rank(of: player), total: source.count)
+            }
+        }
         guard interactive else {
             paginator.loadNextPage()
             return
@@ -77,10 +96,17 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
         renderer.observeVisibleRows { visible, count in
             // The renderer's count is the rows it shows; the data source's delivered
             // count may still be the previous version's while a batch renders, so
-            // decide here and let the paginator confirm.
+            // decide here and let the paginator confirm. Near the end, the last visible
+            // row asks for the next page; otherwise the first visible row is reported,
+            // which asks for the previous page near the start, and which a window keeps
+            // when it drops rows.
             let lastVisible = min(visible.upperBound, count) - 1
-            guard lastVisible >= 0, paginator.isWithinPrefetchDistance(lastVisible, of: count) else { return }
-            paginator.itemDidAppear(at: lastVisible)
+            guard lastVisible >= 0 else { return }
+            if paginator.isWithinPrefetchDistance(lastVisible, of: count) {
+                paginator.itemDidAppear(at: lastVisible)
+            } else {
+                paginator.itemDidAppear(at: visible.lowerBound)
+            }
         }
         Task { [weak self] in
             guard let statuses = self?.paginator.statuses() else { return }
@@ -105,6 +131,7 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
     /// Later rounds replay the events over the live state: joins and departures of
     /// players already there or gone name no one, so those rounds are score changes.
     func playFeed(every interval: Duration) async throws {
+        if window != nil { return try await playGeneratedFeed(every: interval) }
         guard let server, !feed.isEmpty else { return }
         await pageSettled()
         let clock = ContinuousClock()
@@ -120,6 +147,7 @@ final class LeaderboardDemo<Loader: PageLoader>: Sendable where Loader.Item == P
 
     /// Plays the next `count` feed events at once (for plain frames).
     func playFeedEvents(_ count: Int) {
+        if window != nil { return playGeneratedFeedEvents(count) }
         guard let server, !feed.isEmpty else { return }
         for _ in 0..<count {
             let index = feedEventsPlayed.load(ordering: .relaxed) % feed.count
