@@ -193,6 +193,7 @@ public final class TerminalListRenderer<Item: Hashable & DataSourceComparable>: 
         _update {
             change(&$0.status)
             $0.viewport.setTrailingRow($0.status.trailingRow != nil)
+            $0.viewport.setRowsAbove($0.status.hasRowsAbove)
         }
     }
 

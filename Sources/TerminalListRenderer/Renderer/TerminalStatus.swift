@@ -16,6 +16,11 @@ public struct TerminalStatus: Hashable, Sendable {
     public var note: String?
     /// An extra row after the last item, such as "Loading…"; `nil` for none.
     public var trailingRow: StyledText?
+    /// Whether rows the list does not hold come before its first row: a window whose
+    /// start is not loaded (a paginator whose `status.prepend` is not exhausted). While
+    /// set, a previous page arriving above keeps the top visible row on its line, even
+    /// at the very top (see ``ListViewport/hasRowsAbove``).
+    public var hasRowsAbove: Bool
 
     /// Creates a status; everything is off by default.
     ///
@@ -24,12 +29,17 @@ public struct TerminalStatus: Hashable, Sendable {
     ///   - lastError: the last error, shown in the status line.
     ///   - note: free text at the end of the status line.
     ///   - trailingRow: an extra row after the last item; `nil` for none.
+    ///   - hasRowsAbove: whether rows the list does not hold come before its first row.
     /// - Complexity: O(1).
-    public init(isLoading: Bool = false, lastError: String? = nil, note: String? = nil, trailingRow: StyledText? = nil) {
+    public init(
+        isLoading: Bool = false, lastError: String? = nil, note: String? = nil, trailingRow: StyledText? = nil,
+        hasRowsAbove: Bool = false
+    ) {
         self.isLoading = isLoading
         self.lastError = lastError
         self.note = note
         self.trailingRow = trailingRow
+        self.hasRowsAbove = hasRowsAbove
     }
 }
 

@@ -33,13 +33,15 @@ extension ListViewport {
         )
         let positions = _BatchPositions(batch)
         let shown = visibleRows
-        // At the very top the rows are not anchored, but a selected row that was on
-        // screen and stays where it was among the others is kept on screen.
-        let keepsSelectionInView = top == 0 && selection.map { shown.contains($0) && !positions.isRemoved($0) } ?? false
+        // At the very top the rows are not anchored (unless rows not loaded come before
+        // them), but a selected row that was on screen and stays where it was among the
+        // others is kept on screen.
+        let anchors = top > 0 || hasRowsAbove
+        let keepsSelectionInView = !anchors && selection.map { shown.contains($0) && !positions.isRemoved($0) } ?? false
         if let old = selection {
             selection = positions.newOffset(ofOld: old) ?? positions.replacement(forRemoved: old)
         }
-        if top > 0 {
+        if anchors {
             let visible = top..<max(top, min(shown.upperBound, batch.old.count))
             let anchor = _isAtBottom
                 ? visible.last { !positions.isRemoved($0) }

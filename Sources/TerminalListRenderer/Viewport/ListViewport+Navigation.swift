@@ -97,6 +97,15 @@ extension ListViewport {
         _revealSelection()
     }
 
+    /// Sets ``hasRowsAbove``: whether rows the list does not hold come before its first
+    /// row, so that rows arriving above the viewport never move the visible rows.
+    ///
+    /// - Parameter rowsAbove: whether the start of the list is not loaded.
+    /// - Complexity: O(1).
+    public mutating func setRowsAbove(_ rowsAbove: Bool) {
+        hasRowsAbove = rowsAbove
+    }
+
     /// Shows or hides the trailing row after the last item. A viewport that showed the
     /// last item scrolls to show the new trailing row too, unless that would scroll the
     /// selected row off screen.

@@ -50,6 +50,12 @@ public struct ListViewport<Item: Hashable & DataSourceComparable>: Sendable {
     /// Whether an extra row follows the last item (a "Loading…" or error row). It can be
     /// scrolled to, but not selected.
     public internal(set) var hasTrailingRow = false
+    /// Whether rows the list does not hold come before its first row (a window whose
+    /// start is not loaded). While set, rows that arrive above the visible rows keep them
+    /// on their lines even when the viewport shows the first row: a previous page
+    /// appears above, out of view, instead of pushing the screen down. Off by default:
+    /// at the very top, rows inserted above show. Change it with ``setRowsAbove(_:)``.
+    public internal(set) var hasRowsAbove = false
     /// Whether section headers are shown when the list has sections; on by default.
     /// Change it with ``setSectionHeaders(_:)``.
     public internal(set) var showsSectionHeaders = true

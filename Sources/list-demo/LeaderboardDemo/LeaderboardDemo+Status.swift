@@ -9,6 +9,8 @@ extension LeaderboardDemo {
         renderer.updateStatus { line in
             line.isLoading = status.state == .loading
             line.note = note
+            // A window whose start is not loaded: previous pages arrive out of view.
+            line.hasRowsAbove = status.prepend != .exhausted
             switch status.state {
             case .failed(let error):
                 line.lastError = "load failed: \(error)"
