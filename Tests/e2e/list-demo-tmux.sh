@@ -20,7 +20,9 @@
 # with a full redraw once continued; from an interactive shell with job control, the demo
 # continued (kill -CONT, no fg) or started (&) in the background leaves the terminal to
 # the shell (stty -g unchanged, nothing drawn) and takes it back on fg, and after q the
-# shell's stty -g is what it was; NO_COLOR=1 removes the colours.
+# shell's stty -g is what it was; NO_COLOR=1 removes the colours; --players 1000000
+# shows true ranks through a window of at most 1,000 rows, G jumps to the last players,
+# PgUp pages back up through previous pages (dropping the far end), g jumps to the first.
 # Exits non-zero with a message on the first failure; skips (exit 0) only when tmux
 # is not installed.
 set -euo pipefail
@@ -301,6 +303,51 @@ keys t
 wait_for 5 list_line_matches 2 '^Platinum · [0-9]+ *$' || fail "t again: the Platinum header did not come back pinned"
 [[ $(rank_on_line 3) == "$top_rank" ]] || fail "t again: the first visible row changed from rank $top_rank to $(rank_on_line 3)"
 ok "t again: the tier headers reappear, rank $top_rank still first"
+keys q
+check_restored 0
+tmux -L "$socket" kill-session -t "$session"
+
+# --- --players 1000000: a window over a generated leaderboard of a million players -------
+# window_check [FIRST-RANK] : the rows on screen have consecutive true ranks in score
+# order (FIRST-RANK first, if given), inside the loaded rows the status line names
+# ("rows A–B of 1,000,000 loaded"), which are at most 1,000; prints "first last A B".
+window_check() {
+    screen | python3 -c '
+import re, sys
+text = sys.stdin.read()
+rows = [(int(m.group(1)), int(m.group(2).replace(",", ""))) for m in
+        re.finditer(r"^\s*(\d+)  .*?\s(\d[\d,]*)  [A-Z]{2}\s*$", text, re.M)]
+loaded = re.findall(r"rows ([\d,]+)–([\d,]+) of 1,000,000 loaded", text)
+if len(rows) < 15 or not loaded:
+    sys.exit(1)
+a, b = (int(x.replace(",", "")) for x in loaded[-1])
+ranks = [r[0] for r in rows]
+if ranks != list(range(ranks[0], ranks[0] + len(ranks))) or any(x[1] < y[1] for x, y in zip(rows, rows[1:])):
+    sys.exit(1)
+if not (a <= ranks[0] and ranks[-1] <= b and b - a + 1 <= 1000):
+    sys.exit(1)
+if len(sys.argv) > 1 and ranks[0] != int(sys.argv[1]):
+    sys.exit(1)
+print(ranks[0], ranks[-1], a, b)
+' "$@"
+}
+start players --players 1000000 --latency 50 --feed-interval 100
+wait_for 15 window_check 1 >/dev/null || fail "--players: the first screen does not show ranks 1… of a million"
+ok "--players 1000000: ranks 1–$(window_check | awk '{ print $2 }') on screen, $(screen | grep -Eo 'rows [0-9,]+–[0-9,]+ of 1,000,000 loaded')"
+keys G
+wait_for 15 screen_has "1,000,000/1,000,000 · rows " || fail "G: the last player is not selected"
+wait_for 10 window_check >/dev/null || fail "G: the rows at the end are not consecutive ranks"
+[[ $(window_check | awk '{ print $2 }') == 1000000 ]] || fail "G: the last row on screen is not rank 1,000,000"
+ok "G jumps to the last players: ranks $(window_check | awk '{ print $1 "–" $2 }'), $(screen | grep -Eo 'rows [0-9,]+–[0-9,]+ of 1,000,000 loaded')"
+for _ in $(seq 80); do keys PgUp; sleep 0.1; done
+wait_for 15 window_check >/dev/null || fail "PgUp: the rows are not consecutive ranks inside a window of at most 1,000"
+read -r first _ low high < <(window_check)
+(( first < 1000000 - 1500 )) || fail "PgUp: 80 pages up reached only rank $first"
+(( high < 1000000 - 200 )) || fail "PgUp: the window still holds the last players (rows $low–$high): nothing was dropped"
+ok "PgUp ×80 scrolls up through previous pages: rank $first on top, rows $low–$high loaded"
+keys g
+wait_for 15 window_check 1 >/dev/null || fail "g: the first screen does not show rank 1 again"
+ok "g jumps to the first players: $(screen | grep -Eo 'rows [0-9,]+–[0-9,]+ of 1,000,000 loaded')"
 keys q
 check_restored 0
 tmux -L "$socket" kill-session -t "$session"
