@@ -301,10 +301,14 @@ struct CountedBTreeTests {
 
     @Test("A leaf allocated for its elements grows to the leaf capacity at most")
     func exactLeavesGrowToTheCapacity() {
-        let fanout = Tree._Fanout(leaf: 64, branch: 4)
-        var tree = Tree(count: 100, fanout: fanout) { $0 * 2 }  // two leaves of 50, allocated for 50
+        // An element type of its own: the spare storage of freed leaves is kept per
+        // element type for the process, and other tests running beside this one free
+        // `Int` leaves of larger capacities into it.
+        struct Value: Sendable { var value: Int }
+        let fanout = _CountedBTree<Value>._Fanout(leaf: 64, branch: 4)
+        var tree = _CountedBTree<Value>(count: 100, fanout: fanout) { Value(value: $0 * 2) }  // two leaves of 50, allocated for 50
         for value in 0 ..< 40 {
-            tree.insert(1_000 + value, at: 3)  // the first leaf, held only here: grown in place
+            tree.insert(Value(value: 1_000 + value), at: 3)  // the first leaf, held only here: grown in place
             for leaf in tree.leafNodes {
                 #expect(leaf.elements.capacity <= fanout.leaf + 2, "a leaf of \(leaf.elements.count) has room for \(leaf.elements.capacity)")
             }
