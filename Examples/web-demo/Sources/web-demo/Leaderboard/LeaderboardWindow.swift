@@ -16,6 +16,9 @@ import WebListRenderer
 /// Feed events reach it through `Paginator.upsert(_:)` and `remove(ids:)`: a change
 /// that lands inside the window is one batch to its browser, one outside it is ignored
 /// (it arrives with the page that covers its place, if the browser scrolls there).
+/// A change that comes while a page is loading is applied again, from the roster, once
+/// no page is loading: a page read before the change and applied after it cannot leave
+/// the old version on screen.
 ///
 /// The list is grouped by tier (``TierSections``); its flat rows (`grouped.rows`) are
 /// what the paginator drives. A flat window publishes the rows through a `WebListHub`,

@@ -25,6 +25,8 @@ extension DemoPage {
           let pagination = "idle";
           let prepend = "idle";
           let firstRank = null;
+          // How near an end the rows on screen load the next page there (from /status).
+          let prefetchDistance = 20;
 
           // The rows in list order (inside their sections on the grouped page).
           const rows = () => (grouped ? board.querySelectorAll("li") : board.children);
@@ -57,6 +59,7 @@ extension DemoPage {
           function applyStatus(answer) {
             pagination = answer.pagination;
             prepend = answer.prepend;
+            prefetchDistance = answer.prefetchDistance ?? prefetchDistance;
             const first = rows()[0];
             if (first !== undefined && answer.firstId !== null && first.getAttribute("data-id") === answer.firstId) {
               firstRank = answer.firstRank;
@@ -101,7 +104,9 @@ extension DemoPage {
 
           // Reports the rows on screen when they changed: the window loads the next page
           // near its end, the previous page near its start, and when it trims keeps the
-          // row reported last, the one in the direction of scrolling. One request at a time.
+          // row reported last, the one in the direction of scrolling. One request at a
+          // time. Away from the ends, rows that come or go elsewhere in the list (which
+          // shift the offsets) are not reported: only other rows on screen are.
           let reporting = false;
           let again = false;
           let reported = "";
@@ -113,9 +118,15 @@ extension DemoPage {
               return;
             }
             const range = visibleRange();
-            if (range === null || range.join() === reported) return;
-            reported = range.join();
-            const [first, last] = range;
+            if (range === null) return;
+            const [first, last, count] = range;
+            const list = rows();
+            const nearEnd = (first <= prefetchDistance && prepend !== "exhausted")
+              || (last >= count - 1 - prefetchDistance && pagination !== "exhausted");
+            const key = nearEnd ? `near ${range.join()}`
+              : `${list[first].getAttribute("data-id")} ${list[last].getAttribute("data-id")}`;
+            if (key === reported) return;
+            reported = key;
             reporting = true;
             try {
               const response = await fetch(`/appear?${query}&offset=${goingUp ? `${last},${first}` : `${first},${last}`}`, { method: "POST" });

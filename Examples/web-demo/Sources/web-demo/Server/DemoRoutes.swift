@@ -176,7 +176,7 @@ enum DemoRoutes {
     }
 
     /// One window's status:
-    /// `{"window":"ID","grouped":false,"version":…,"rows":…,"firstRank":…,"firstId":"…","pagination":"idle","prepend":"exhausted","loadingIndicator":false,"loadedPages":…,"maxLoadedRows":200,"pageSize":50,"feedEvents":…}`
+    /// `{"window":"ID","grouped":false,"version":…,"rows":…,"firstRank":…,"firstId":"…","pagination":"idle","prepend":"exhausted","loadingIndicator":false,"loadedPages":…,"maxLoadedRows":200,"pageSize":50,"prefetchDistance":20,"feedEvents":…}`
     ///
     /// `pagination` is the state at the end (loading the next page), `prepend` at the
     /// start; `firstRank` is the rank on the whole roster of the window's first row (1
@@ -190,7 +190,8 @@ enum DemoRoutes {
             {"window":"\(window.id)","grouped":\(window.isGrouped),"version":\(window.version ?? 0),"rows":\(rows.count),\
             "firstRank":\(firstRank),"firstId":\(rows.first.map { "\"\($0.id)\"" } ?? "null"),"pagination":"\(name(of: pagination.append))","prepend":"\(name(of: pagination.prepend))",\
             "loadingIndicator":\(pagination.isShowingLoadingIndicator),"loadedPages":\(pagination.loadedPages),\
-            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"feedEvents":\(leaderboard.feedEvents)}
+            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),\
+            "prefetchDistance":\(leaderboard.sizes.prefetchDistance),"feedEvents":\(leaderboard.feedEvents)}
             """
     }
 
