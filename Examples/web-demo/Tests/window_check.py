@@ -9,8 +9,8 @@ the list with ``/appear`` until it starts past rank 1,500. Then, with no more
 
 - the two streams are different windows: different ids, versions and rows, ``top`` at
   rank 1 with one page loaded, although ``deep`` loaded dozens;
-- feed changes that fall inside a window reach it as batches (``top``, where most of
-  the feed lands, gets many), and changes outside it do not grow it: every row a batch
+- feed changes that fall inside a window reach it as small batches, one per change
+  (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: every row a batch
   inserts into ``deep`` (whose ends are not reached) is strictly between its first and
   last rows, and ``deep`` gets far fewer batches than feed events;
 - every batch keeps the rows in leaderboard order, and a window never holds more than
@@ -50,7 +50,7 @@ class Replay:
         self.batches = 0
         self.inserted = []         # (index, length before, first-row score, last-row score, new score), feed phase only
         self.watching = False
-        self.largest_after_batch = 0
+        self.steps = []            # steps per batch, feed phase only
         self.problems = []
         self.lock = threading.Lock()
         self.sock = socket.create_connection((base.hostname, base.port), timeout=30)
@@ -118,6 +118,8 @@ class Replay:
                 self.rows[step["at"]] = (step["id"], step["html"])
         self.version = message["to"]
         self.batches += 1
+        if self.watching:
+            self.steps.append(len(message["steps"]))
         keys = [(-score(html), id_) for id_, html in self.rows]
         if keys != sorted(keys):
             self.problems.append(f"v{self.version}: rows out of leaderboard order")
@@ -174,6 +176,7 @@ def main():
             with stream.lock:
                 stream.watching = True
                 stream.inserted = []
+                stream.steps = []
         time.sleep(options.duration)
         events = status(base)["feedEvents"] - events_before
         for stream in streams:
@@ -188,10 +191,13 @@ def main():
         outside = [i for i in deep.inserted if not (0 < i[0] < i[1])]
         if outside:
             raise CheckFailed(f"window deep got rows from outside it: inserts at {[(i[0], i[1]) for i in outside[:3]]} (index, rows)")
+        largest = max(top.steps, default=0)
+        if largest > 8:
+            raise CheckFailed(f"a feed change reached window top as a batch of {largest} steps, not a small batch per change")
         if batches["deep"] * 4 > events:
             raise CheckFailed(f"window deep got {batches['deep']} batches for {events} feed events, most of which fall above it")
-        print(f"ok: {events} feed events: window top got {batches['top']} batches, window deep {batches['deep']} "
-              f"({len(deep.inserted)} rows inserted, every one between its first and last rows); rows stayed in order")
+        print(f"ok: {events} feed events: window top got {batches['top']} batches of at most {largest} steps, window deep "
+              f"{batches['deep']} ({len(deep.inserted)} rows inserted, every one between its first and last rows); rows stayed in order")
 
         # Quiet: each replay equals the server's snapshot of its version, within the bound.
         for stream in streams:
