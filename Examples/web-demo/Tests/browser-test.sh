@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Real-browser test of the web demo: builds and starts the server on 127.0.0.1 (free
-# port, fast live feed), loads the page in headless Chromium and checks the DOM against
-# the server's /snapshot, then the page grouped by tier against /snapshot?group=tier,
-# with players moving between sections live (see browser_check.py); then starts it again with the feed off
-# and checks the endpoints over plain HTTP: HEAD, 405, heartbeats, and browsers that
-# leave being removed (see http_check.py); that SIGTERM stops it while streams that
-# stopped reading are stuck (see shutdown_check.py); last, 200 live event streams with
-# fresh /status requests and connections that send nothing, with the connection
-# timeouts set short (see load_check.py). Installs Chromium with apt-get when it is
-# missing. Exits non-zero on any failure.
+# port, fast live feed), loads the page in headless Chromium and checks the DOM of the
+# page's own window against the server's /snapshot of that window while it scrolls down
+# (pages dropped above), while a second tab gets a window of its own, and back up
+# (previous pages loaded); then the page grouped by tier, with players moving between
+# sections live (see browser_check.py); then starts it again with the feed off and
+# checks the endpoints over plain HTTP: HEAD, 405, heartbeats, two windows driven apart
+# and back, and closed streams releasing their windows (see http_check.py); windows
+# under a fast feed: changes inside a window reach it as batches, changes outside do
+# not grow it, never more than maxLoadedRows after a trim (see window_check.py); that
+# SIGTERM stops it while streams that stopped reading are stuck (see
+# shutdown_check.py); last, 200 live windows with fresh /status requests and
+# connections that send nothing, with the connection timeouts set short, and every
+# window released and freed once the streams close (see load_check.py). Installs
+# Chromium with apt-get when it is missing. Exits non-zero on any failure.
 #
 #   Examples/web-demo/Tests/browser-test.sh [--screenshot FILE.png] [--grouped-screenshot FILE.png]
 #
@@ -78,7 +83,7 @@ fi
 stop_server
 
 # The endpoints without a browser, on a quiet list with a short heartbeat.
-start_server --feed-interval 0 --heartbeat 200
+start_server --feed-interval 0 --heartbeat 200 --page-latency 50
 echo "browser-test: HTTP checks at $url"
 if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
     echo "browser-test: server log:" >&2
@@ -87,12 +92,19 @@ if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
 fi
 stop_server
 
+# Windows under a fast feed: what reaches a window, and what does not.
+echo "browser-test: window check"
+timeout 300 python3 "$tests/window_check.py" --server "$server"
+
 # Stopping while browsers that stopped reading hold their streams open.
 echo "browser-test: shutdown check"
 timeout 600 python3 "$tests/shutdown_check.py" --server "$server"
 
-# Load: 200 streams on a 50 ms feed for 10 s, while /status is asked 20 times a second
-# and connections that send nothing or half a request are closed by 1.5 s timeouts.
+# Load: 200 streams, each with its own window, on the demo's 250 ms feed for 10 s,
+# while /status is asked 20 times a second and connections that send nothing or half
+# a request are closed by 1.5 s timeouts; then every window must be released and freed.
+# (Every window is its own list: an event at the top of the board is 200 list updates
+# and 200 encoded batches, not one as with a shared list.)
 echo "browser-test: load check"
-timeout 120 python3 "$tests/load_check.py" --server "$server" --streams 200 --duration 10 \
-    --feed-interval 50 --header-timeout 1500 --idle-timeout 1500
+timeout 150 python3 "$tests/load_check.py" --server "$server" --streams 200 --duration 10 \
+    --feed-interval 250 --header-timeout 1500 --idle-timeout 1500

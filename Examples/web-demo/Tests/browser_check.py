@@ -5,19 +5,26 @@ Starts headless Chromium, talks to it over the DevTools protocol on a pipe
 (--remote-debugging-pipe: NUL-separated JSON on file descriptors 3 and 4, so
 no websocket client is needed), loads the demo page and checks:
 
-1. the page receives a snapshot and then several batches over Server-Sent Events;
-2. the DOM (row order, ids, content) equals the server's /snapshot?version=N for
-   the version the page shows, read in one synchronous step so the check cannot
-   race the live feed;
+1. the page opens its own window (``data-window``) and receives a snapshot and then
+   several batches over Server-Sent Events;
+2. the DOM (row order, ids, content) equals the server's
+   /snapshot?window=ID&version=N for the version the page shows, read in one
+   synchronous step so the check cannot race the live feed;
 3. names with markup are shown as text: no element from item data exists;
-4. scrolling to the end loads more pages, and the DOM still equals the snapshot;
-5. the check itself is not vacuous: after moving one row in the DOM behind the
+4. scrolling down loads the next pages and drops the ones above: the window moves down
+   the leaderboard (its first rank grows), holds at most ``maxLoadedRows`` rows once
+   trimmed, and the DOM still equals the snapshot;
+5. a second tab opened meanwhile gets another window, at rank 1, while the first stays
+   where it was scrolled; closing the tab releases its window;
+6. scrolling back up loads the previous pages until the window starts at rank 1 again,
+   and the DOM still equals the snapshot;
+7. the check itself is not vacuous: after moving one row in the DOM behind the
    client's back, the same comparison reports a mismatch;
-6. the grouped page (``/?group=tier``) shows one section per tier, in tier order,
-   each with its title, its number of players and its rows in order, equal to the
-   server's ``/snapshot?group=tier&version=N`` for the version it shows; players move
-   between sections as the live feed changes their scores; and a row moved to another
-   section behind the client's back is detected.
+8. the grouped page (``/?group=tier``), scrolled to where Diamond meets Platinum, shows
+   one section per tier in its window, in tier order, each with its title, its number of
+   players and its rows in order, equal to the server's snapshot of its window for the
+   version it shows; players move between sections as the live feed changes their
+   scores; and a row moved to another section behind the client's back is detected.
 
 Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
 status 0 when every check passes.
@@ -170,6 +177,8 @@ READ_DOM = """(() => {
   const board = document.getElementById("board");
   const rows = [...board.children];
   return {
+    window: board.dataset.window,
+    firstRank: Number(board.dataset.firstRank ?? 0),
     version: Number(board.dataset.version),
     batches: Number(board.dataset.batches ?? 0),
     snapshots: Number(board.dataset.snapshots ?? 0),
@@ -188,6 +197,8 @@ READ_GROUPED_DOM = """(() => {
   const sections = [...board.children];
   const rows = (section) => [...(section.querySelector(":scope > ol")?.children ?? [])];
   return {
+    window: board.dataset.window,
+    firstRank: Number(board.dataset.firstRank ?? 0),
     version: Number(board.dataset.version),
     batches: Number(board.dataset.batches ?? 0),
     snapshots: Number(board.dataset.snapshots ?? 0),
@@ -211,18 +222,18 @@ def fetch_json(url, timeout=10):
         return json.loads(response.read().decode("utf-8"))
 
 
-def snapshot_at(base, version, timeout=10, grouped=False):
-    """The server's snapshot message of `version` (retrying while it is not rendered yet)."""
+def snapshot_at(base, window, version, timeout=10):
+    """The server's snapshot message of `window` at `version` (retrying while it is not rendered yet)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return fetch_json(f"{base}snapshot?{'group=tier&' if grouped else ''}version={version}")
+            return fetch_json(f"{base}snapshot?window={window}&version={version}")
         except urllib.error.HTTPError as error:
             body = error.read().decode("utf-8", "replace")
             if error.code == 404 and "does not exist yet" in body and time.monotonic() < deadline:
                 time.sleep(0.05)
                 continue
-            raise CheckFailed(f"/snapshot?version={version}: HTTP {error.code} {body}")
+            raise CheckFailed(f"/snapshot?window={window}&version={version}: HTTP {error.code} {body}")
 
 
 def normalized(page, html_list):
@@ -235,7 +246,7 @@ def normalized(page, html_list):
 
 def compare(page, base, dom):
     """Differences between the DOM as read and the server's snapshot of that version."""
-    snapshot = snapshot_at(base, dom["version"])
+    snapshot = snapshot_at(base, dom["window"], dom["version"])
     problems = []
     if snapshot.get("type") != "snapshot" or snapshot.get("version") != dom["version"]:
         problems.append(f"server answered {snapshot.get('type')} v{snapshot.get('version')} for v{dom['version']}")
@@ -259,7 +270,7 @@ def compare(page, base, dom):
 
 def compare_grouped(page, base, dom):
     """Differences between the grouped DOM as read and the server's grouped snapshot of that version."""
-    snapshot = snapshot_at(base, dom["version"], grouped=True)
+    snapshot = snapshot_at(base, dom["window"], dom["version"])
     problems = []
     if snapshot.get("type") != "snapshot" or snapshot.get("version") != dom["version"] or "sections" not in snapshot:
         problems.append(f"server answered {snapshot.get('type')} v{snapshot.get('version')} without sections for v{dom['version']}")
@@ -299,6 +310,20 @@ def compare_grouped(page, base, dom):
     return problems, snapshot
 
 
+def settled_dom(page, base, window, bound, options):
+    """The DOM once the window loads nothing and holds at most `bound` rows (its trim
+    done), read when the page has applied the window's version."""
+    deadline = time.monotonic() + options.timeout
+    while True:
+        status = fetch_json(f"{base}status?window={window}")
+        dom = page.evaluate(READ_DOM)
+        if status["pagination"] != "loading" and status["prepend"] != "loading" and len(dom["ids"]) <= bound:
+            return dom
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"window {window} did not settle within {bound} rows: {len(dom['ids'])} rows, {status}")
+        time.sleep(0.2)
+
+
 def tiers_of(dom):
     """Each shown player's section key."""
     return {id_: key for key, ids in zip(dom["keys"], dom["ids"]) for id_ in ids}
@@ -310,16 +335,17 @@ def check_grouped(page, devtools, session, base, options):
     page.wait_for(
         "document.getElementById('board')?.dataset.version !== undefined && document.getElementById('board').childElementCount > 0",
         "the grouped page's first snapshot", options.timeout)
-    # Enough pages for three tiers (the first five pages are all Diamond), by scrolling.
+    # Down to where Diamond (the first 214 players) meets Platinum, a screen at a time,
+    # so that the window holds both tiers; then the page stays there.
     deadline = time.monotonic() + options.timeout
     while True:
-        count = page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); "
-                              "document.getElementById('board').childElementCount")
-        if count >= 3:
+        count = page.evaluate("(() => { const board = document.getElementById('board');"
+                              " if (board.childElementCount < 2) window.scrollBy(0, 500); return board.childElementCount; })()")
+        if count >= 2:
             break
         if time.monotonic() > deadline:
-            raise CheckFailed(f"scrolling the grouped page did not load three tiers: {count} section(s)")
-        time.sleep(0.2)
+            raise CheckFailed(f"scrolling the grouped page did not reach a second tier: {count} section(s)")
+        time.sleep(0.3)
     batches = page.evaluate("Number(document.getElementById('board').dataset.batches ?? 0)")
     page.wait_for(
         f"Number(document.getElementById('board').dataset.batches ?? 0) >= {batches + options.batches}",
@@ -331,8 +357,8 @@ def check_grouped(page, devtools, session, base, options):
         raise CheckFailed("grouped page after live batches: " + "; ".join(problems))
     if dom["injected"]:
         raise CheckFailed(f"{dom['injected']} element(s) from item data were created inside the grouped list")
-    print(f"ok: grouped v{dom['version']}: sections {dom['keys']} with "
-          f"{[len(ids) for ids in dom['ids']]} rows, in the server's order, after {dom['batches']} batches")
+    print(f"ok: grouped window {dom['window']} v{dom['version']}: sections {dom['keys']} with "
+          f"{[len(ids) for ids in dom['ids']]} rows from rank {dom['firstRank']}, in the server's order, after {dom['batches']} batches")
 
     # Players move between sections live: wait until one shown at both reads is in
     # another section, and check the DOM against the server again.
@@ -414,7 +440,7 @@ def main():
         problems, snapshot = compare(page, base, dom)
         if problems:
             raise CheckFailed("after live batches: " + "; ".join(problems))
-        print(f"ok: v{dom['version']}: {len(dom['ids'])} rows in the server's order after "
+        print(f"ok: window {dom['window']} v{dom['version']}: {len(dom['ids'])} rows from rank {dom['firstRank']} in the server's order after "
               f"{dom['batches']} batches and {dom['snapshots']} snapshot(s)")
 
         # 2. Item text is text: no element came from a name.
@@ -430,27 +456,67 @@ def main():
                     raise CheckFailed(f"row {id_} should show its markup as text, shows {text!r}")
             print(f"ok: {len(marked_up)} name(s) with markup shown as text, e.g. {texts[0]!r}")
 
-        # 3. Scrolling to the end loads more pages; the DOM still follows the server.
-        rows_before = len(dom["ids"])
+        # 3. Scrolling down loads the next pages and drops the ones above.
+        window_id = dom["window"]
+        first_status = fetch_json(f"{base}status?window={window_id}")
+        bound = first_status["maxLoadedRows"]
         deadline = time.monotonic() + options.timeout
         while True:
-            count = page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); "
-                                  "document.getElementById('board').childElementCount")
-            if count >= rows_before + 90:
+            rank = page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); "
+                                 "Number(document.getElementById('board').dataset.firstRank ?? 0)")
+            if rank >= 400:
                 break
             if time.monotonic() > deadline:
-                raise CheckFailed(f"scrolling did not load more pages: {count} rows (was {rows_before})")
+                raise CheckFailed(f"scrolling down did not move the window past rank 400: first rank {rank}")
             time.sleep(0.2)
-        page.wait_for(
-            f"Number(document.getElementById('board').dataset.batches) >= {dom['batches'] + options.batches}",
-            "more batches after scrolling", options.timeout)
-        dom = page.evaluate(READ_DOM)
+        dom = settled_dom(page, base, window_id, bound, options)
         problems, _ = compare(page, base, dom)
         if problems:
-            raise CheckFailed("after scrolling: " + "; ".join(problems))
-        status = fetch_json(base + "status")
-        print(f"ok: v{dom['version']}: {len(dom['ids'])} rows after scrolling "
-              f"({status['loadedPages']} pages loaded, {status['feedEvents']} feed events, {status['clients']} client(s))")
+            raise CheckFailed("after scrolling down: " + "; ".join(problems))
+        status = fetch_json(f"{base}status?window={window_id}")
+        print(f"ok: window {window_id} v{dom['version']}: scrolled down to rank {dom['firstRank']}, {len(dom['ids'])} rows "
+              f"(bound {bound}; {status['loadedPages']} pages loaded, {status['feedEvents']} feed events), in the server's order")
+
+        # 4. Another tab gets its own window at the top; this one stays where it is.
+        other_target = devtools.send("Target.createTarget", {"url": base})["targetId"]
+        other_session = devtools.send("Target.attachToTarget", {"targetId": other_target, "flatten": True})["sessionId"]
+        other = Page(devtools, other_session)
+        devtools.send("Runtime.enable", session=other_session)
+        other.wait_for("document.getElementById('board')?.dataset.firstRank === '1'", "the second tab's first page", options.timeout)
+        other_dom = other.evaluate(READ_DOM)
+        problems, _ = compare(other, base, other_dom)
+        if problems:
+            raise CheckFailed("second tab: " + "; ".join(problems))
+        mine = fetch_json(f"{base}status?window={window_id}")
+        # The first tab keeps its place (give or take the pages its own rows call for,
+        # in the background): the second one did not take it back to the top.
+        if other_dom["window"] == window_id or mine["firstRank"] <= 1 or mine["prepend"] == "exhausted":
+            raise CheckFailed(f"the second tab shares or moved the first tab's window: {other_dom['window']} vs {window_id}, {mine}")
+        devtools.send("Target.closeTarget", {"targetId": other_target})
+        devtools.send("Target.activateTarget", {"targetId": page_target["targetId"]})
+        wait_for("the closed tab's window is released",
+                 lambda: other_dom["window"] not in [w["id"] for w in fetch_json(base + "status")["windowList"]], 30)
+        print(f"ok: a second tab got its own window {other_dom['window']} at rank 1 ({len(other_dom['ids'])} rows) while window "
+              f"{window_id} stayed at rank {mine['firstRank']}; closing the tab released its window")
+
+        # 5. Scrolling back up loads the previous pages, back to rank 1.
+        deadline = time.monotonic() + options.timeout
+        while True:
+            state = page.evaluate("window.scrollTo(0, 0); (() => { const board = document.getElementById('board');"
+                                  " return [Number(board.dataset.firstRank ?? 0), board.firstElementChild?.getAttribute('data-id')]; })()")
+            if state[0] == 1:
+                status = fetch_json(f"{base}status?window={window_id}")
+                if status["prepend"] == "exhausted" and status["firstId"] == state[1]:
+                    break
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"scrolling up did not bring the window back to rank 1: first rank {state[0]}")
+            time.sleep(0.2)
+        dom = settled_dom(page, base, window_id, bound, options)
+        problems, _ = compare(page, base, dom)
+        if problems:
+            raise CheckFailed("after scrolling up: " + "; ".join(problems))
+        print(f"ok: window {window_id} v{dom['version']}: scrolled back up to rank {dom['firstRank']}, {len(dom['ids'])} rows, "
+              f"in the server's order")
 
         if options.screenshot:
             page.evaluate("window.scrollTo(0, 0)")
@@ -460,7 +526,7 @@ def main():
                 file.write(base64.b64decode(shot["data"]))
             print(f"screenshot: {options.screenshot}")
 
-        # 4. The comparison detects a wrong order: move the first row to the end behind
+        # 6. The comparison detects a wrong order: move the first row to the end behind
         #    the client's back and read the DOM in the same step.
         corrupted = page.evaluate(
             "(() => { const board = document.getElementById('board');"
@@ -470,7 +536,7 @@ def main():
             raise CheckFailed("a row moved behind the client's back went unnoticed: the check is vacuous")
         print(f"ok: a wrong order is detected ({problems[0]})")
 
-        # 5. The grouped page.
+        # 7. The grouped page.
         check_grouped(page, devtools, session, base, options)
 
         exceptions = []

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""HTTP checks of the web demo's endpoints, without a browser.
+"""HTTP checks of the web demo's endpoints and windows, without a browser.
 
 Run against a server started with the feed off and a short heartbeat, e.g.
-``web-demo --port 0 --feed-interval 0 --heartbeat 200``:
+``web-demo --port 0 --feed-interval 0 --heartbeat 200 --page-latency 50``:
 
 - every GET endpoint answers HEAD with the same status, content type and length, and no body;
-- the grouped snapshot (``/snapshot?group=tier``) groups the flat snapshot's rows by
-  tier, at the same version, and an unknown ``group`` is answered 400;
+- a grouped window (``/events?group=tier``) groups the same rows by tier as a flat one,
+  an unknown ``group`` is answered 400, a malformed window 400, an unknown one 404, and
+  ``/snapshot``, ``/appear`` and ``/retry`` without a window 400;
 - another method on a known path is answered 405 with an ``Allow`` header;
 - an idle ``/events`` stream gets ``: heartbeat`` comment lines;
-- browsers that close their ``/events`` connection are removed from the hub (``/status``
-  counts them) within a few heartbeats, although the list does not change.
+- two windows are independent: one driven down the list with ``/appear`` loads pages
+  and drops the ones above (never more than ``maxLoadedRows`` rows once its trim is
+  done), while the other stays on its first page; driven back up, it loads the previous
+  pages until it starts at rank 1 with the same rows as the other;
+- browsers that close their ``/events`` connection have their windows released and
+  freed (``/status``'s ``windows`` and ``windowsAlive``) within a few heartbeats.
 
 Python 3 standard library only. Exit status 0 when every check passes.
 """
@@ -41,24 +46,43 @@ def request(base, method, path):
         connection.close()
 
 
-def status(base):
-    return json.loads(request(base, "GET", "/status")[2])
+def status(base, window=None):
+    """/status, or /status?window=ID."""
+    return json.loads(request(base, "GET", "/status" + (f"?window={window}" if window else ""))[2])
 
 
-def open_events(base):
-    """A raw socket reading /events, after its headers and first (snapshot) message."""
+def snapshot(base, window):
+    code, _, body = request(base, "GET", f"/snapshot?window={window}")
+    if code != 200:
+        raise CheckFailed(f"/snapshot?window={window}: HTTP {code} {body[:200]!r}")
+    return json.loads(body)
+
+
+def appear(base, window, offsets):
+    code, _, body = request(base, "POST", f"/appear?window={window}&offset={offsets}")
+    if code != 200:
+        raise CheckFailed(f"/appear?window={window}&offset={offsets}: HTTP {code} {body[:200]!r}")
+    return json.loads(body)
+
+
+def open_events(base, window=None, group=None):
+    """A raw socket reading /events, after its headers and its snapshot message (the
+    first ``data:`` line that is not the ``window`` event)."""
+    query = "&".join(part for part in [f"window={window}" if window else "", f"group={group}" if group else ""] if part)
     sock = socket.create_connection((base.hostname, base.port), timeout=10)
-    sock.sendall(f"GET /events HTTP/1.1\r\nHost: {base.hostname}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    sock.sendall(f"GET /events{'?' + query if query else ''} HTTP/1.1\r\nHost: {base.hostname}\r\nAccept: text/event-stream\r\n\r\n".encode())
     received = b""
     deadline = time.monotonic() + 10
-    # The body is chunked: the message ends at the first blank line after "data: ".
-    while b"data: " not in received or received.find(b"\n\n", received.find(b"data: ")) < 0:
+    # The body is chunked: the snapshot ends at the first blank line after its "data: ".
+    while b'data: {"type":"snapshot"' not in received or received.find(b"\n\n", received.find(b'data: {"type":"snapshot"')) < 0:
         if time.monotonic() > deadline:
             raise CheckFailed(f"/events sent no snapshot message: {received[:200]!r}")
         chunk = sock.recv(65536)
         if not chunk:
-            raise CheckFailed("/events closed before its first message")
+            raise CheckFailed("/events closed before its snapshot message")
         received += chunk
+    if b"event: window\ndata: {\"type\":\"window\",\"id\":" not in received:
+        raise CheckFailed(f"/events did not name its window first: {received[:200]!r}")
     return sock
 
 
@@ -70,42 +94,70 @@ def wait_for(description, condition, timeout):
         time.sleep(0.05)
 
 
+def settled(base, window, timeout=10, feed=False):
+    """The window's status once nothing loads and its rows stay put for 0.3 s (its trim
+    done); with the feed on (`feed`), once nothing loads and no page arrives for 0.3 s."""
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while True:
+        now = status(base, window)
+        quiet = now["pagination"] != "loading" and now["prepend"] != "loading"
+        key = now["loadedPages"] if feed else (now["rows"], now["firstId"], now["version"], now["loadedPages"])
+        if not quiet or key != last:
+            last, since = key, time.monotonic()
+        elif time.monotonic() - since >= 0.3:
+            return now
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"window {window} did not settle within {timeout} s: {now}")
+        time.sleep(0.05)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True, help="the demo's base URL, e.g. http://127.0.0.1:8080/")
     options = parser.parse_args()
     base = urllib.parse.urlsplit(options.url)
 
-    # The server has just started and its first page may still be loading: wait for it,
-    # so that neither the list nor the status changes between the requests compared
-    # below (the feed is off).
-    wait_for("the first page has loaded", lambda: status(base)["pagination"] != "loading", timeout=30)
-
-    # 1. HEAD answers as GET does, without a body: same status, type and length.
-    for path in ["/", "/list-client.js", "/events", "/snapshot", "/status", "/?group=tier", "/events?group=tier", "/snapshot?group=tier"]:
+    # 1. HEAD answers as GET does, without a body: same status, type and length. The
+    #    server status first, before any stream opens a window that would change it.
+    flat_window = open_events(base, "http-flat")
+    grouped_window = open_events(base, "http-grouped", "tier")
+    settled(base, "http-flat")
+    settled(base, "http-grouped")
+    paths = ["/status", "/", "/list-client.js", "/?group=tier", "/snapshot?window=http-flat", "/snapshot?window=http-grouped",
+             "/status?window=http-flat", "/snapshot?window=nope", "/snapshot", "/events", "/events?group=tier"]
+    for path in paths:
         get_status, get_headers, _ = request(base, "GET", path)
         head_status, head_headers, head_body = request(base, "HEAD", path)
         got = (head_status, head_headers.get("content-type"), head_headers.get("content-length"))
         expected = (get_status, get_headers.get("content-type"), get_headers.get("content-length"))
         if got != expected or head_body:
             raise CheckFailed(f"HEAD {path}: {got}, GET: {expected}")
-    print("ok: HEAD answers like GET on every GET endpoint, Content-Length included")
+    print(f"ok: HEAD answers like GET on every GET endpoint, Content-Length included ({len(paths)} paths)")
 
-    # 1b. The grouped list: its snapshot holds the flat snapshot's rows, in the same
-    #     order, in sections in tier order, at the same version; an unknown grouping is 400.
-    flat = json.loads(request(base, "GET", "/snapshot")[2])
-    grouped = json.loads(request(base, "GET", "/snapshot?group=tier")[2])
+    # 1b. A grouped window holds the same rows as a flat one at the same place, in
+    #     sections in tier order; bad parameters are 400, an unknown window 404.
+    flat = snapshot(base, "http-flat")
+    grouped = snapshot(base, "http-grouped")
     tiers = ["diamond", "platinum", "gold", "silver", "bronze"]
     keys = [section["key"] for section in grouped.get("sections", [])]
     grouped_ids = [item["id"] for section in grouped.get("sections", []) for item in section["items"]]
-    if grouped.get("version") != flat["version"] or grouped_ids != [item["id"] for item in flat["items"]] \
-            or [key for key in tiers if key in keys] != keys or not keys:
-        raise CheckFailed(f"/snapshot?group=tier v{grouped.get('version')} sections {keys} does not group /snapshot v{flat['version']}")
-    for path in ["/?group=nope", "/events?group=nope", "/snapshot?group=nope", f"/snapshot?group=nope&version={flat['version']}"]:
+    flat_ids = [item["id"] for item in flat["items"]]
+    if grouped_ids != flat_ids or [key for key in tiers if key in keys] != keys or not keys:
+        raise CheckFailed(f"window http-grouped's sections {keys} ({len(grouped_ids)} rows) do not group http-flat's {len(flat_ids)} rows")
+    for path, expected in [("/?group=nope", 400), ("/events?group=nope", 400), ("/events?window=bad%20id", 400),
+                           ("/events?window=" + "x" * 65, 400), ("/snapshot", 400), ("/snapshot?window=nope", 404),
+                           ("/status?window=nope", 404), ("/snapshot?window=http-flat&version=x", 400)]:
         code, _, _ = request(base, "GET", path)
-        if code != 400:
-            raise CheckFailed(f"GET {path}: {code} (expected 400)")
-    print(f"ok: /snapshot?group=tier groups /snapshot's {len(grouped_ids)} rows into {keys}; an unknown group is 400")
+        if code != expected:
+            raise CheckFailed(f"GET {path}: {code} (expected {expected})")
+    for path, expected in [("/appear?offset=1", 400), ("/appear?window=nope&offset=1", 404), ("/appear?window=http-flat&offset=x", 400),
+                           ("/appear?window=http-flat", 400), ("/retry", 400), ("/retry?window=nope", 404)]:
+        code, _, _ = request(base, "POST", path)
+        if code != expected:
+            raise CheckFailed(f"POST {path}: {code} (expected {expected})")
+    print(f"ok: a grouped window groups the flat window's {len(flat_ids)} rows into {keys}; "
+          "bad group or window 400, unknown window 404, no window 400")
 
     # 2. A known path with another method: 405 and Allow, with or without a trailing slash.
     for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"),
@@ -117,38 +169,86 @@ def main():
         raise CheckFailed("an unknown path is not 404")
     print("ok: another method on a known path is 405 with Allow; an unknown path is 404")
 
-    # 3. POST /retry answers the status; with no failed load it changes nothing.
-    code, _, body = request(base, "POST", "/retry")
-    if code != 200 or json.loads(body)["pagination"] != status(base)["pagination"]:
+    # 3. POST /retry answers the window's status; with no failed load it changes nothing.
+    code, _, body = request(base, "POST", "/retry?window=http-flat")
+    if code != 200 or json.loads(body)["pagination"] != status(base, "http-flat")["pagination"] or json.loads(body)["window"] != "http-flat":
         raise CheckFailed(f"POST /retry: {code} {body[:200]!r}")
-    print("ok: POST /retry answers the status")
+    print("ok: POST /retry?window=ID answers the window's status")
 
     # 4. An idle stream gets heartbeats.
-    watcher = open_events(base)
     received = b""
     deadline = time.monotonic() + 5
     while b": heartbeat\n\n" not in received:
         if time.monotonic() > deadline:
             raise CheckFailed(f"no heartbeat on an idle /events stream: {received[:200]!r}")
-        received += watcher.recv(4096)
+        received += flat_window.recv(4096)
     print("ok: an idle /events stream gets heartbeat comment lines")
 
-    # 5. Browsers that leave are removed, although nothing changes in the list. The
-    # /events stream that step 1 read from and closed is itself removed only when a
-    # heartbeat finds it closed: wait until the watcher is the only client.
-    wait_for("the watcher is the only client", lambda: status(base)["clients"] == 1, 10)
+    # 5. Windows are independent. http-grouped is driven down with /appear (the last
+    #    row, as a browser scrolling down reports it) while http-flat is left alone.
+    top = status(base, "http-flat")
+    if top["firstRank"] != 1 or top["loadedPages"] != 1 or top["prepend"] != "exhausted":
+        raise CheckFailed(f"a new window does not start with one page at rank 1: {top}")
+    bound = top["maxLoadedRows"]
+    deep = settled(base, "http-grouped")
+    most = deep["rows"]
+    steps = 0
+    while deep["firstRank"] < 1000:
+        if steps > 200:
+            raise CheckFailed(f"driving window http-grouped down stalled at {deep}")
+        appear(base, "http-grouped", f"{max(0, deep['rows'] - 30)},{deep['rows'] - 1}")
+        deep = settled(base, "http-grouped")
+        most = max(most, deep["rows"])
+        if deep["rows"] > bound:
+            raise CheckFailed(f"window http-grouped holds {deep['rows']} rows after its trim (bound {bound})")
+        steps += 1
+    now = status(base, "http-flat")
+    if (now["loadedPages"], now["rows"], now["firstId"], now["version"]) != (top["loadedPages"], top["rows"], top["firstId"], top["version"]):
+        raise CheckFailed(f"window http-flat changed while another window scrolled: {top} → {now}")
+    deep_ids = {item["id"] for section in snapshot(base, "http-grouped")["sections"] for item in section["items"]}
+    if deep_ids & set(flat_ids):
+        raise CheckFailed("the window scrolled down still holds rows of the first page")
+    print(f"ok: a window driven down to rank {deep['firstRank']} in {steps} steps ({deep['loadedPages']} pages loaded, "
+          f"at most {most} rows once trimmed, bound {bound}); the other stayed on its {now['rows']} rows at rank 1")
+
+    # 5b. Scrolling up: the first row reported (as a browser scrolling up reports it)
+    #     loads the previous pages, until the window starts at rank 1 again.
+    steps = 0
+    while deep["prepend"] != "exhausted":
+        if steps > 200:
+            raise CheckFailed(f"driving window http-grouped up stalled at {deep}")
+        appear(base, "http-grouped", f"{min(deep['rows'] - 1, 30)},0")
+        deep = settled(base, "http-grouped")
+        if deep["rows"] > bound:
+            raise CheckFailed(f"window http-grouped holds {deep['rows']} rows after its trim (bound {bound})")
+        steps += 1
+    back = [item["id"] for section in snapshot(base, "http-grouped")["sections"] for item in section["items"]]
+    if deep["firstRank"] != 1 or back[:len(flat_ids)] != flat_ids:
+        raise CheckFailed(f"scrolled back up, the window starts at rank {deep['firstRank']} with {back[:3]}, not {flat_ids[:3]}")
+    print(f"ok: scrolling up loaded the previous pages in {steps} steps, back to rank 1 with the first window's "
+          f"{len(flat_ids)} rows on top ({deep['rows']} rows)")
+
+    # 6. Browsers that leave have their windows released and freed, although nothing
+    #    changes in the lists. The streams step 1 opened and closed are released once a
+    #    heartbeat finds them closed: wait until the two windows above are the only ones.
+    grouped_window.close()
+    wait_for("the two windows of step 1 are the only ones left", lambda: status(base)["windows"] == 1, 10)
     before = status(base)
     leaving = [open_events(base) for _ in range(5)]
-    wait_for("6 clients are counted", lambda: status(base)["clients"] == 6, 5)
+    wait_for("6 windows are open", lambda: status(base)["windows"] == 6, 5)
+    named = status(base)["windowList"]
     for sock in leaving:
         sock.close()
-    wait_for("the 5 closed connections are removed", lambda: status(base)["clients"] == 1, 10)
-    watcher.close()
-    wait_for("the last client is removed", lambda: status(base)["clients"] == 0, 10)
+    wait_for("the 5 closed connections' windows are released and freed",
+             lambda: (lambda s: s["windows"] == 1 and s["windowsAlive"] == 1)(status(base)), 10)
+    flat_window.close()
+    wait_for("the last window is released and freed", lambda: (lambda s: s["windows"] == 0 and s["windowsAlive"] == 0)(status(base)), 10)
     after = status(base)
-    if after["version"] != before["version"]:
-        raise CheckFailed(f"the list changed during the check: v{before['version']} → v{after['version']}")
-    print(f"ok: closed /events connections are removed from the hub while the list stays at v{after['version']}")
+    if after["feedEvents"] != before["feedEvents"]:
+        raise CheckFailed(f"the feed played during the check: {before['feedEvents']} → {after['feedEvents']} events")
+    print(f"ok: closed /events connections release their windows ({len(named)} open, named "
+          f"{sorted(w['id'] for w in named)[:3]}…), all freed: {after['windowsOpened']} opened, {after['windowsReleased']} released, "
+          f"{after['windowsAlive']} alive")
 
 
 def run(check):

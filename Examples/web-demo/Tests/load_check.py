@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Load check of the web demo: many live event streams, fresh requests, silent connections.
+"""Load check of the web demo: many live windows, fresh requests, silent connections.
 
 Starts the demo given with ``--server`` on a free port (or uses the one at ``--url``,
 whose process id ``--pid`` gives for its memory and CPU figures), then:
 
-1. opens ``--streams`` ``/events`` connections at once (a burst, as after a restart)
-   and waits until each has its first snapshot message;
+1. opens ``--streams`` ``/events`` connections at once (a burst, as after a restart),
+   each with its own window (``window=load-N``), and waits until each has its first
+   snapshot message;
 2. for ``--duration`` seconds keeps every stream reading while a separate process asks
    for ``/status`` on a fresh connection ``--status-rate`` times a second, and opens
    connections that send nothing, half a request head, a head one byte at a time, or one
@@ -14,14 +15,16 @@ whose process id ``--pid`` gives for its memory and CPU figures), then:
    - every stream's messages follow on from each other: a snapshot first, then batches
      whose ``from`` is the version of the message before, or a newer snapshot (the
      hub's reset of a client that fell behind), by the rules of the wire format;
-   - no stream was closed by the server, and each catches up with the server's version
+   - no stream was closed by the server, and each catches up with its window's version
      at the end;
    - ``/status`` answered every request, with a 95th percentile under ``--p95-ms`` in
      every slice of the run;
    - the server closed the silent connections after its header timeout, and the one
      that stopped after a request after its idle timeout, neither early nor much later;
-   - the server turned each frame into event bytes once, whatever the number of streams
-     (``/status``'s ``eventFrames`` against the batches it published);
+   - the server turned each frame into event bytes once (``/status``'s
+     ``eventFrames`` against the messages the streams received);
+   - once every stream is closed, every window is released and freed (``/status``'s
+     ``windows`` and ``windowsAlive`` back to 0: no window leaks);
 4. prints one table row: streams, messages a second per stream, ``/status``
    p50/p95/max, the server's resident memory (VmRSS now, VmHWM its peak) and CPU time
    (utime + stime during the run, in total and per stream), from ``/proc``.
@@ -204,7 +207,7 @@ class Server:
         self.pid = options.pid
         if options.server:
             self.errors = tempfile.TemporaryFile()
-            arguments = [options.server, "--port", "0", "--feed-interval", str(options.feed_interval),
+            arguments = [options.server, "--port", "0", "--feed-interval", str(options.feed_interval), "--heartbeat", str(options.heartbeat),
                          "--header-timeout", str(options.header_timeout), "--idle-timeout", str(options.idle_timeout)]
             self.process = subprocess.Popen(arguments + options.server_arg, stdout=subprocess.PIPE,
                                             stderr=self.errors, text=True)
@@ -339,6 +342,8 @@ def main():
                         help="the server's header timeout in ms: passed with --server, expected with --url (default 2000)")
     parser.add_argument("--idle-timeout", type=int, default=2000,
                         help="the server's idle timeout in ms: passed with --server, expected with --url (default 2000)")
+    parser.add_argument("--heartbeat", type=int, default=1000,
+                        help="with --server: the server's heartbeat in ms, which bounds how long a closed stream's window is kept (default 1000)")
     parser.add_argument("--server-arg", action="append", default=[], help="another argument for the server (repeatable)")
     parser.add_argument("--silent", type=int, default=100, help="connections that send nothing (default 100)")
     parser.add_argument("--half", type=int, default=50, help="connections that send half a request head (default 50)")
@@ -368,19 +373,18 @@ def main():
 
 
 def measure(options, server, streams, idlers):
-    # The first page loads once the server starts; the feed plays into it.
+    # Each stream opens its own window, which loads its first page from the roster.
     deadline = time.monotonic() + 30
     while True:
         status = server.status()
-        if status["pagination"] != "loading" and status["version"] > 0:
+        if status["players"] > 0 and status["windows"] == 0:
             break
         if time.monotonic() > deadline:
-            raise CheckFailed(f"the list was not ready within 30 s: {status}")
+            raise CheckFailed(f"the server was not ready within 30 s: {status}")
         time.sleep(0.1)
     _, _, _, fds_before = server.proc()
 
     selector = selectors.DefaultSelector()
-    request = f"GET /events HTTP/1.1\r\nHost: {server.base.netloc}\r\nAccept: text/event-stream\r\n\r\n".encode()
 
     # 1. A burst of connections.
     burst = time.monotonic()
@@ -409,7 +413,8 @@ def measure(options, server, streams, idlers):
                 error = stream.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
                 if error:
                     raise CheckFailed(f"stream {stream.index}: connect failed: {os.strerror(error)}")
-                stream.sock.send(request)
+                stream.sock.send(f"GET /events?window=load-{stream.index} HTTP/1.1\r\nHost: {server.base.netloc}\r\n"
+                                 "Accept: text/event-stream\r\n\r\n".encode())
                 stream.sent = True
                 selector.modify(stream.sock, selectors.EVENT_READ, stream)
                 continue
@@ -426,6 +431,25 @@ def measure(options, server, streams, idlers):
     first = [s.first_snapshot - s.opened for s in streams]
     print(f"ok: {options.streams} streams opened at once, all with a snapshot in {connected:.2f} s "
           f"(first snapshot p50 {percentile(first, 0.5) * 1000:.0f} ms, max {max(first) * 1000:.0f} ms)")
+
+    # Each window's first snapshot is empty: its first page follows after the page
+    # latency. The run starts once every window has it, and the streams have read it.
+    deadline = time.monotonic() + options.connect_timeout
+    while True:
+        status = server.status()
+        if len(status["windowList"]) == options.streams and all(w["rows"] > 0 for w in status["windowList"]):
+            break
+        if time.monotonic() > deadline:
+            empty = sum(1 for w in status["windowList"] if w["rows"] == 0)
+            raise CheckFailed(f"{empty} of {len(status['windowList'])} windows had no rows {options.connect_timeout:.0f} s after they opened")
+        for key, _ in selector.select(0.1):
+            read(key.data, selector, full_json)
+    settle = time.monotonic() + 1
+    while time.monotonic() < settle:
+        for key, _ in selector.select(0.1):
+            read(key.data, selector, full_json)
+    print(f"ok: every window had its first page {time.monotonic() - 1 - burst:.2f} s after the burst "
+          f"({status['rowsLoaded']} rows in {status['windows']} windows)")
 
     # 2. The run: fresh /status requests from another process, idle connections here.
     status_before = server.status()
@@ -486,10 +510,11 @@ def measure(options, server, streams, idlers):
     output, _ = prober.communicate(timeout=options.status_timeout + 30)
     probes = json.loads(output)
 
-    # 3. The streams catch up with the server's version at the end of the run.
-    target = status_after["version"]
+    # 3. The streams catch up with their window's version at the end of the run.
+    versions = {window["id"]: window["version"] for window in status_after["windowList"]}
+    target = {s.index: versions.get(f"load-{s.index}", 0) for s in streams}
     catch_up = time.monotonic() + 10
-    while any(s.closed is None and (s.version or 0) < target for s in streams) and time.monotonic() < catch_up:
+    while any(s.closed is None and (s.version or 0) < target[s.index] for s in streams) and time.monotonic() < catch_up:
         for key, _ in selector.select(0.2):
             if isinstance(key.data, Stream):
                 read(key.data, selector, full_json)
@@ -503,12 +528,18 @@ def measure(options, server, streams, idlers):
     if cut:
         failures.append(f"the server closed {len(cut)} streams, e.g. stream {cut[0].index} after "
                         f"{cut[0].closed - cut[0].opened:.1f} s ({cut[0].error or 'end of stream'})")
-    behind = [s for s in streams if s.closed is None and (s.version or 0) < target]
+    missing = [s.index for s in streams if f"load-{s.index}" not in versions]
+    if missing:
+        failures.append(f"{len(missing)} streams have no window in /status, e.g. load-{missing[0]}")
+    behind = [s for s in streams if s.closed is None and (s.version or 0) < target[s.index]]
     if behind:
-        failures.append(f"{len(behind)} streams had not reached v{target} 10 s after the run (slowest at v{min(s.version or 0 for s in behind)})")
+        failures.append(f"{len(behind)} streams had not reached their window's version 10 s after the run, e.g. stream {behind[0].index} "
+                        f"at v{behind[0].version} of v{target[behind[0].index]}")
     resets = sum(s.resets for s in streams)
     print(f"ok: every stream's versions follow on from each other ({sum(s.messages for s in streams)} messages, "
-          f"{resets} resets to a newer snapshot), none was closed, all reached v{target}" if not (broken or cut or behind)
+          f"{resets} resets to a newer snapshot), none was closed, each reached its window's version "
+          f"({status_after['windows']} windows, {status_after['rowsLoaded']} rows loaded, at most {status_after['maxRowsInWindow']} "
+          f"in one)" if not (broken or cut or behind)
           else "FAIL: streams, see below")
 
     # /status, overall and slice by slice.
@@ -556,16 +587,18 @@ def measure(options, server, streams, idlers):
     if fds_before is not None:
         print(f"    server file descriptors: {fds_before} before the streams, at most {fds_peak} during the run, {fds_end} at its end")
 
-    # Frames turned into bytes once: at most once per batch published, plus the
-    # snapshots of joins and resets.
-    published = status_after["version"] - status_before["version"]
+    # Frames turned into bytes once: each window has one stream, so at most once per
+    # message its stream received, plus the frames still on their way at the end.
+    published = sum(w["version"] for w in status_after["windowList"]) - sum(w["version"] for w in status_before["windowList"])
+    received = sum(s.window_messages for s in streams)
     made = status_after.get("eventFrames", 0) - status_before.get("eventFrames", 0)
     if "eventFrames" not in status_after:
         failures.append("/status has no eventFrames")
-    elif made > published + resets + 2:
-        failures.append(f"{made} frames turned into event bytes for {published} batches and {resets} resets: not once per frame")
+    elif made > received + resets + 2 * len(streams):
+        failures.append(f"{made} frames turned into event bytes for {received} messages received and {resets} resets: not once per frame")
     else:
-        print(f"ok: {made} frames turned into event bytes for {published} batches published to {options.streams} streams")
+        print(f"ok: {made} frames turned into event bytes for {received} messages received by {options.streams} streams "
+              f"({published} batches published in all windows)")
 
     # 4. The table row.
     per_client = sum(s.window_messages for s in streams) / len(streams) / elapsed
@@ -577,7 +610,7 @@ def measure(options, server, streams, idlers):
     def mib(kib):
         return "-" if kib is None else f"{kib / 1024:.0f}"
     print()
-    print("| streams | msgs/s per client (published) | /status p50 / p95 / max ms | first snapshot max ms | RSS / peak MiB | CPU s in run | CPU ms/s per stream |")
+    print("| streams | msgs/s per client (published in all windows) | /status p50 / p95 / max ms | first snapshot max ms | RSS / peak MiB | CPU s in run | CPU ms/s per stream |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(f"| {options.streams:,} | {per_client:.1f} ({published / elapsed:.1f}) | {ms(percentile(latencies, 0.5))} / "
           f"{ms(percentile(latencies, 0.95))} / {ms(max(latencies, default=None))} | {max(first) * 1000:.0f} | "
@@ -588,9 +621,22 @@ def measure(options, server, streams, idlers):
     if failures:
         raise CheckFailed("\n  ".join(failures))
 
+    # No leak: closed streams release their windows, and released windows are freed.
+    for connection in streams + idlers:
+        connection.sock.close()
+    heartbeat_s = (options.heartbeat if server.process is not None else 15_000) / 1000
+    deadline = time.monotonic() + 2 * heartbeat_s + 10
+    while True:
+        status = server.status()
+        if status["windows"] == 0 and status["windowsAlive"] == 0:
+            break
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"{status['windows']} windows still open and {status['windowsAlive']} alive "
+                              f"{2 * heartbeat_s + 10:.0f} s after every stream closed")
+        time.sleep(0.1)
+    print(f"ok: every stream closed: all {status['windowsOpened']} windows released ({status['windowsReleased']}) and freed (0 alive)")
+
     if server.process is not None:
-        for connection in streams + idlers:
-            connection.sock.close()
         stopped = time.monotonic()
         code = server.stop()
         if code != 0:

@@ -31,7 +31,9 @@ enum WebDemo {
 
     static func run(_ options: DemoOptions) async throws {
         let fixtures = try FixtureDirectory.locate()
-        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, pageLatency: options.pageLatency)
+        var sizes = Leaderboard.Sizes()
+        sizes.pageLatency = options.pageLatency
+        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, sizes: sizes)
         var logger = Logger(label: "web-demo")
         logger.logLevel = .warning
         // Connections that have no request in progress are closed on their header or idle
@@ -50,8 +52,8 @@ enum WebDemo {
             },
             logger: logger
         )
-        // Services stop in reverse order: the leaderboard first, which ends every event
-        // stream, so the server has no open responses left to wait for.
+        // Services stop in reverse order: the leaderboard first, which ends every window's
+        // event stream, so the server has no open responses left to wait for.
         var configuration = ServiceGroupConfiguration(
             services: [app, leaderboard],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -2,9 +2,11 @@ extension DemoPage {
     /// The leaderboard grouped by tier (`/?group=tier`). `list-client.js` keeps one
     /// `<section data-key>` per tier, each with a header (title and number of players)
     /// and an `<ol>` of its rows; ranks run on across the sections, since the tiers are
-    /// bands of the score order. Players whose score crosses a band move to the other
-    /// section as the feed plays. The container carries the version and counts as on the
-    /// flat page, for the browser test.
+    /// bands of the score order, from the window's first rank. A section holds the rows
+    /// of its tier that are in the page's window. Players whose score crosses a band move
+    /// to the other section as the feed plays, when their new place is in the window. The
+    /// container carries the version, counts, window id and first rank as on the flat
+    /// page, for the browser test.
     static let groupedHTML = #"""
         <!doctype html>
         <html lang="en">
@@ -40,7 +42,7 @@ extension DemoPage {
           #board .country { color: var(--muted); font-size: 12px; width: 2.5em; }
           #board .score { font-variant-numeric: tabular-nums; font-weight: 600; min-width: 5em; text-align: right; animation: arrive .9s ease-out; }
           @keyframes arrive { from { background: color-mix(in srgb, var(--accent) 28%, transparent); } to { background: transparent; } }
-          #footer { text-align: center; color: var(--muted); padding: 16px; min-height: 24px; }
+          #above, #footer { text-align: center; color: var(--muted); padding: 16px; min-height: 24px; }
         </style>
         </head>
         <body>
@@ -48,88 +50,11 @@ extension DemoPage {
           <h1>Live leaderboard by tier <a href="/">flat list</a></h1>
           <p id="status">connecting…</p>
         </header>
+        <p id="above"></p>
         <div id="board" aria-live="off"></div>
         <p id="footer"></p>
         <script type="module">
-          import { connectEventSource } from "/list-client.js";
-
-          const board = document.getElementById("board");
-          const status = document.getElementById("status");
-          const footer = document.getElementById("footer");
-          const counts = { batches: 0, snapshots: 0 };
-          let pagination = "idle";
-
-          const rowCount = () => window.leaderboard?.client.ids().length ?? 0;
-          const lastRow = () => board.lastElementChild?.querySelector("ol")?.lastElementChild ?? null;
-
-          function showStatus() {
-            const version = board.dataset.version ?? "–";
-            status.textContent = `version ${version} · ${rowCount()} players in ${board.childElementCount} tiers · ${counts.batches} batches, ${counts.snapshots} snapshots`;
-            if (pagination === "failed") {
-              if (footer.querySelector("button") !== null) return;
-              const button = document.createElement("button");
-              button.textContent = "Try again";
-              button.addEventListener("click", retry);
-              footer.replaceChildren("Loading failed. ", button);
-              return;
-            }
-            footer.textContent = pagination === "loading" ? "Loading more players…"
-              : pagination === "exhausted" ? "That is everyone." : "";
-          }
-
-          // A failed load is retried only when asked: scrolling does not hammer the server.
-          async function retry() {
-            try {
-              const response = await fetch("/retry", { method: "POST" });
-              if (response.ok) pagination = (await response.json()).pagination;
-            } catch {
-              // The button stays; try again.
-            } finally {
-              showStatus();
-            }
-          }
-
-          const connection = connectEventSource(board, "/events?group=tier", {
-            snapshotURL: "/snapshot?group=tier",
-            onChange(change) {
-              counts[change.type === "batch" ? "batches" : "snapshots"] += 1;
-              board.dataset.version = String(change.version);
-              board.dataset.batches = String(counts.batches);
-              board.dataset.snapshots = String(counts.snapshots);
-              showStatus();
-              requestMoreIfNeeded();
-            },
-          });
-          window.leaderboard = connection;
-
-          // Pagination on scroll: when the last row comes near the viewport, tell the
-          // server which row (of the whole list) is showing; it loads the next page if
-          // that row is near the end.
-          let asking = false;
-          async function requestMoreIfNeeded() {
-            const last = lastRow();
-            if (asking || last === null || pagination === "exhausted") return;
-            if (last.getBoundingClientRect().top > window.innerHeight + 400) return;
-            asking = true;
-            try {
-              const response = await fetch(`/appear?offset=${rowCount() - 1}`, { method: "POST" });
-              if (response.ok) pagination = (await response.json()).pagination;
-            } catch {
-              // The next scroll or change asks again.
-            } finally {
-              asking = false;
-              showStatus();
-            }
-          }
-          window.addEventListener("scroll", requestMoreIfNeeded, { passive: true });
-          window.addEventListener("resize", requestMoreIfNeeded);
-          setInterval(async () => {
-            try {
-              const response = await fetch("/status", { cache: "no-store" });
-              if (response.ok) pagination = (await response.json()).pagination;
-              showStatus();
-            } catch {}
-          }, 1000);
+        \#(windowScript(grouped: true))
         </script>
         </body>
         </html>

@@ -1,6 +1,9 @@
-/// The leaderboard page. Rows come from `list-client.js`; the page itself only keeps
-/// a status line, marks the list's version on the container (`data-version`, read by
-/// the browser test) and asks for more rows when the end of the list scrolls into view.
+/// The leaderboard page: one window on the leaderboard (see ``windowScript(grouped:)``).
+/// Rows come from `list-client.js`; the page itself keeps a status line and a line at
+/// each end (players above the window, loading, failed, the end of the list), marks
+/// the list's version, window id and first rank on the container (`data-version`,
+/// `data-window`, `data-first-rank`, read by the browser test), numbers the rows from
+/// that rank, and reports the rows on screen so that the window loads pages both ways.
 enum DemoPage {
     static let html = #"""
         <!doctype html>
@@ -23,7 +26,7 @@ enum DemoPage {
           #board .country { color: var(--muted); font-size: 12px; width: 2.5em; }
           #board .score { font-variant-numeric: tabular-nums; font-weight: 600; min-width: 5em; text-align: right; animation: arrive .9s ease-out; }
           @keyframes arrive { from { background: color-mix(in srgb, var(--accent) 28%, transparent); } to { background: transparent; } }
-          #footer { text-align: center; color: var(--muted); padding: 16px; min-height: 24px; }
+          #above, #footer { text-align: center; color: var(--muted); padding: 16px; min-height: 24px; }
         </style>
         </head>
         <body>
@@ -31,84 +34,11 @@ enum DemoPage {
           <h1>Live leaderboard</h1>
           <p id="status">connecting…</p>
         </header>
+        <p id="above"></p>
         <ol id="board" aria-live="off"></ol>
         <p id="footer"></p>
         <script type="module">
-          import { connectEventSource } from "/list-client.js";
-
-          const board = document.getElementById("board");
-          const status = document.getElementById("status");
-          const footer = document.getElementById("footer");
-          const counts = { batches: 0, snapshots: 0 };
-          let pagination = "idle";
-
-          function showStatus() {
-            const version = board.dataset.version ?? "–";
-            status.textContent = `version ${version} · ${board.childElementCount} players · ${counts.batches} batches, ${counts.snapshots} snapshots`;
-            if (pagination === "failed") {
-              if (footer.querySelector("button") !== null) return;
-              const button = document.createElement("button");
-              button.textContent = "Try again";
-              button.addEventListener("click", retry);
-              footer.replaceChildren("Loading failed. ", button);
-              return;
-            }
-            footer.textContent = pagination === "loading" ? "Loading more players…"
-              : pagination === "exhausted" ? "That is everyone." : "";
-          }
-
-          // A failed load is retried only when asked: scrolling does not hammer the server.
-          async function retry() {
-            try {
-              const response = await fetch("/retry", { method: "POST" });
-              if (response.ok) pagination = (await response.json()).pagination;
-            } catch {
-              // The button stays; try again.
-            } finally {
-              showStatus();
-            }
-          }
-
-          const connection = connectEventSource(board, "/events", {
-            snapshotURL: "/snapshot",
-            onChange(change) {
-              counts[change.type === "batch" ? "batches" : "snapshots"] += 1;
-              board.dataset.version = String(change.version);
-              board.dataset.batches = String(counts.batches);
-              board.dataset.snapshots = String(counts.snapshots);
-              showStatus();
-              requestMoreIfNeeded();
-            },
-          });
-          window.leaderboard = connection;
-
-          // Pagination on scroll: when the last row comes near the viewport, tell the
-          // server which row is showing; it loads the next page if that row is near the end.
-          let asking = false;
-          async function requestMoreIfNeeded() {
-            const last = board.lastElementChild;
-            if (asking || last === null || pagination === "exhausted") return;
-            if (last.getBoundingClientRect().top > window.innerHeight + 400) return;
-            asking = true;
-            try {
-              const response = await fetch(`/appear?offset=${board.childElementCount - 1}`, { method: "POST" });
-              if (response.ok) pagination = (await response.json()).pagination;
-            } catch {
-              // The next scroll or change asks again.
-            } finally {
-              asking = false;
-              showStatus();
-            }
-          }
-          window.addEventListener("scroll", requestMoreIfNeeded, { passive: true });
-          window.addEventListener("resize", requestMoreIfNeeded);
-          setInterval(async () => {
-            try {
-              const response = await fetch("/status", { cache: "no-store" });
-              if (response.ok) pagination = (await response.json()).pagination;
-              showStatus();
-            } catch {}
-          }, 1000);
+        \#(windowScript(grouped: false))
         </script>
         </body>
         </html>

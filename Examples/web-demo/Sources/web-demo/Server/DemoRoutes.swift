@@ -5,22 +5,30 @@ import ListPagination
 import WebListRenderer
 
 /// The HTTP endpoints (every `GET` answers `HEAD` too, with the same headers and no body;
-/// another method on a known path is answered 405 with `Allow`):
+/// another method on a known path is answered 405 with `Allow`).
+///
+/// Each browser page has its own window on the leaderboard (``LeaderboardWindow``),
+/// opened by its event stream and released when that stream ends. The page names it
+/// with `window=ID` (1–64 letters, digits, `-` or `_`; the page makes a random one),
+/// which it passes to `/events` and then to `/snapshot`, `/appear`, `/retry` and
+/// `/status`:
 ///
 /// | endpoint | answer |
 /// | --- | --- |
 /// | `GET /` | the page |
 /// | `GET /?group=tier` | the page of the leaderboard grouped by tier |
 /// | `GET /list-client.js` | the browser client module |
-/// | `GET /events` | Server-Sent Events: a snapshot message, then one batch message per change, and a comment line when idle |
-/// | `GET /events?group=tier` | the same, with sectioned messages: one section per tier |
-/// | `GET /snapshot` | the current snapshot message (`?group=tier`: sectioned) |
-/// | `GET /snapshot?version=N` | the snapshot message of version N, while it is kept (404 otherwise; `&group=tier`: sectioned) |
-/// | `POST /appear?offset=N` | row N is on screen: loads the next page when it is near the end; answers the status |
-/// | `POST /retry` | loads the page that failed again (ignored unless a load failed); answers the status |
-/// | `GET /status` | version, rows, clients (flat and grouped), pagination state, feed events, frames turned into event bytes |
+/// | `GET /events?window=ID` | opens window ID (closing an older window of that id) and streams it as Server-Sent Events: a `window` event naming it, a snapshot message, then one batch message per change, and a comment line when idle; the window is released when the stream ends. Without `window`, the server names it (`w1`, `w2`, …) in the `window` event |
+/// | `GET /events?window=ID&group=tier` | the same, with sectioned messages: one section per tier |
+/// | `GET /snapshot?window=ID` | the window's current snapshot message (`&group=tier`: sectioned) |
+/// | `GET /snapshot?window=ID&version=N` | the window's snapshot message of version N, while it is kept (404 otherwise) |
+/// | `POST /appear?window=ID&offset=N` | row N of the window is on screen: loads the next page when it is near the end, the previous page when it is near the start. `offset=A,B` reports two rows, in that order (the last one counts as the visible row, which trims keep). Answers the window's status |
+/// | `POST /retry?window=ID` | loads the page that failed again (ignored unless a load failed); answers the window's status |
+/// | `GET /status?window=ID` | the window's status: version, rows, the rank of its first row, pagination both ways |
+/// | `GET /status` | windows open (flat and grouped), opened and released, alive (not yet freed), rows per window, roster size, feed events, frames turned into event bytes, resets |
 ///
-/// A `group` parameter other than `tier` is answered 400.
+/// An unknown window is answered 404; a malformed one, or a `group` other than `tier`,
+/// 400. `/snapshot`, `/appear` and `/retry` need a window.
 enum DemoRoutes {
     /// The methods each path answers.
     static let methods: [String: [HTTPRequest.Method]] = [
@@ -29,19 +37,15 @@ enum DemoRoutes {
     ]
 
     /// - Parameters:
-    ///   - leaderboard: the list the endpoints serve.
+    ///   - leaderboard: the roster and windows the endpoints serve.
     ///   - heartbeat: how often `/events` writes a comment line while there is no
     ///     message to send. A browser that went away is noticed only when a write to it
-    ///     fails (the second after it left), so this bounds how long its queue and
-    ///     socket are kept.
+    ///     fails (the second after it left), so this bounds how long its window, queue
+    ///     and socket are kept.
     ///   - coalescing: how long an `/events` stream waits after writing messages, so
     ///     that those that come meanwhile go out in one write (see ``EventStream``).
     static func router(for leaderboard: Leaderboard, heartbeat: Duration, coalescing: Duration) -> Router<BasicRequestContext> {
         let router = Router()
-        let eventBytes = EventBytes()
-        // The grouped hub's frames have the same versions as the flat hub's: their bytes
-        // are kept apart.
-        let groupedEventBytes = EventBytes()
         router.add(middleware: MethodCheck(methods: methods))
         // GET, and HEAD answered with the GET response's status and headers.
         func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
@@ -78,18 +82,26 @@ enum DemoRoutes {
             case .success(let value): grouped = value
             case .failure(let failure): return failure.response
             }
+            let id: String?
+            switch windowID(of: request) {
+            case .success(let value): id = value
+            case .failure(let failure): return failure.response
+            }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
             guard request.method == .get else {
-                // The headers of the stream GET sends, which has no length.
+                // The headers of the stream GET sends, which has no length; no window.
                 var response = Response(status: .ok, headers: headers)
                 response.headers[.contentLength] = nil
                 return response
             }
-            let subscription = grouped ? leaderboard.groupedHub.subscribe() : leaderboard.hub.subscribe()
-            let bytes = grouped ? groupedEventBytes : eventBytes
+            guard let window = leaderboard.open(id: id, grouped: grouped) else {
+                return error(.serviceUnavailable, "the server is stopping")
+            }
+            let subscription = window.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                try await writer.write(EventBytes.retry)
-                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: bytes) { buffers in
+                defer { leaderboard.release(window) }
+                try await writer.write(EventBytes.opening(window: window.id))
+                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: window.eventBytes) { buffers in
                     try await writer.write(contentsOf: buffers)
                 }
                 try await writer.finish(nil)
@@ -97,21 +109,19 @@ enum DemoRoutes {
         }
 
         get("/snapshot") { request, _ in
-            let grouped: Bool
-            switch grouping(of: request) {
-            case .success(let value): grouped = value
+            let window: LeaderboardWindow
+            switch requiredWindow(of: request, in: leaderboard) {
+            case .success(let value): window = value
             case .failure(let failure): return failure.response
             }
             guard let text = request.uri.queryParameters["version"].map(String.init) else {
-                let frame = grouped ? leaderboard.groupedHub.snapshotFrame() : leaderboard.hub.snapshotFrame()
-                guard let frame else { return error(.serviceUnavailable, "the list is not ready yet") }
+                guard let frame = window.snapshotFrame() else { return error(.serviceUnavailable, "the window's first page has not arrived yet") }
                 return json(frame.json)
             }
             guard let version = Int(text) else { return error(.badRequest, "version must be an integer, got \"\(text)\"") }
-            switch leaderboard.history.snapshot(version: version) {
+            switch window.history.snapshot(version: version) {
             case .found(let snapshot):
-                let message = grouped ? TierSections.format.snapshotMessage(for: snapshot) : PlayerRow.format.snapshotMessage(for: snapshot.rows)
-                return json(WebListFrame(message).json)
+                return json(WebListFrame(window.snapshotMessage(snapshot)).json)
             case .notYet(let newest):
                 return error(.notFound, "version \(version) does not exist yet; the newest is \(newest.map(String.init) ?? "none")")
             case .gone(let oldest):
@@ -120,60 +130,142 @@ enum DemoRoutes {
         }
 
         router.post("/appear") { request, _ in
-            guard let text = request.uri.queryParameters["offset"].map(String.init), let offset = Int(text), offset >= 0 else {
-                return error(.badRequest, "offset must be a row offset (an integer ≥ 0)")
+            let window: LeaderboardWindow
+            switch requiredWindow(of: request, in: leaderboard) {
+            case .success(let value): window = value
+            case .failure(let failure): return failure.response
             }
-            leaderboard.paginator.itemDidAppear(at: offset)
-            return json(status(of: leaderboard, eventBytes: eventBytes))
+            let texts = request.uri.queryParameters.getAll("offset").flatMap { $0.split(separator: ",") }
+            let offsets = texts.compactMap { Int($0) }.filter { $0 >= 0 }
+            guard !offsets.isEmpty, offsets.count == texts.count, offsets.count <= 2 else {
+                return error(.badRequest, "offset must be one or two row offsets (integers ≥ 0), as offset=N or offset=A,B")
+            }
+            for offset in offsets { window.paginator.itemDidAppear(at: offset) }
+            return json(status(of: window, in: leaderboard))
         }
 
-        router.post("/retry") { _, _ in
-            leaderboard.paginator.retry()
-            return json(status(of: leaderboard, eventBytes: eventBytes))
+        router.post("/retry") { request, _ in
+            let window: LeaderboardWindow
+            switch requiredWindow(of: request, in: leaderboard) {
+            case .success(let value): window = value
+            case .failure(let failure): return failure.response
+            }
+            window.paginator.retry()
+            return json(status(of: window, in: leaderboard))
         }
 
-        get("/status") { _, _ in
-            json(status(of: leaderboard, eventBytes: eventBytes))
+        get("/status") { request, _ in
+            guard request.uri.queryParameters["window"] != nil else { return json(status(of: leaderboard)) }
+            switch requiredWindow(of: request, in: leaderboard) {
+            case .success(let window): return json(status(of: window, in: leaderboard))
+            case .failure(let failure): return failure.response
+            }
         }
 
         return router
     }
 
-    /// `{"version":…,"rows":…,"clients":…,"groupedClients":…,"resets":…,"pagination":"idle","loadingIndicator":false,"loadedPages":…,"feedEvents":…,"eventFrames":…}`
+    /// A pagination state as `/status` writes it.
+    static func name(of state: PaginationState) -> String {
+        switch state {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .failed: "failed"
+        case .exhausted: "exhausted"
+        }
+    }
+
+    /// One window's status:
+    /// `{"window":"ID","grouped":false,"version":…,"rows":…,"firstRank":…,"firstId":"…","pagination":"idle","prepend":"exhausted","loadingIndicator":false,"loadedPages":…,"maxLoadedRows":200,"pageSize":50,"prefetchDistance":20,"feedEvents":…}`
     ///
-    /// `eventFrames` counts the frames turned into event bytes: once per frame, however
-    /// many streams write it.
-    static func status(of leaderboard: Leaderboard, eventBytes: EventBytes) -> String {
-        let pagination = leaderboard.paginator.status
-        let statistics = leaderboard.hub.statistics
-        let state: String
-        switch pagination.state {
-        case .idle: state = "idle"
-        case .loading: state = "loading"
-        case .failed: state = "failed"
-        case .exhausted: state = "exhausted"
+    /// `pagination` is the state at the end (loading the next page), `prepend` at the
+    /// start; `firstRank` is the rank on the whole roster of the window's first row (1
+    /// at the top; `null` while the window is empty), which the page numbers its rows
+    /// from.
+    static func status(of window: LeaderboardWindow, in leaderboard: Leaderboard) -> String {
+        let pagination = window.paginator.status
+        let rows = window.rows.snapshot
+        let firstRank = rows.first.map { String(leaderboard.roster.rank(of: $0)) } ?? "null"
+        return """
+            {"window":"\(window.id)","grouped":\(window.isGrouped),"version":\(window.version ?? 0),"rows":\(rows.count),\
+            "firstRank":\(firstRank),"firstId":\(rows.first.map { "\"\($0.id)\"" } ?? "null"),"pagination":"\(name(of: pagination.append))","prepend":"\(name(of: pagination.prepend))",\
+            "loadingIndicator":\(pagination.isShowingLoadingIndicator),"loadedPages":\(pagination.loadedPages),\
+            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),\
+            "prefetchDistance":\(leaderboard.sizes.prefetchDistance),"feedEvents":\(leaderboard.feedEvents)}
+            """
+    }
+
+    /// The server's status:
+    /// `{"windows":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsAlive":…,"rowsLoaded":…,"maxRowsInWindow":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…,"windowList":[{"id":"…","grouped":false,"version":…,"rows":…}, …]}`
+    ///
+    /// `windowsAlive` counts window objects not yet freed: once streams close it comes
+    /// back to `windows`. `eventFrames` counts the frames every window turned into
+    /// event bytes; `resets`, the streams of open windows reset to a snapshot after
+    /// falling behind.
+    static func status(of leaderboard: Leaderboard) -> String {
+        let windows = leaderboard.openWindows
+        let counts = leaderboard.counts
+        var list: [String] = []
+        list.reserveCapacity(windows.count)
+        var rowsLoaded = 0, maxRows = 0, grouped = 0, resets = 0
+        for window in windows {
+            let rows = window.rows.count
+            rowsLoaded += rows
+            maxRows = max(maxRows, rows)
+            if window.isGrouped { grouped += 1 }
+            resets += window.resets
+            list.append(#"{"id":"\#(window.id)","grouped":\#(window.isGrouped),"version":\#(window.version ?? 0),"rows":\#(rows)}"#)
         }
         return """
-            {"version":\(leaderboard.hub.version ?? 0),"rows":\(leaderboard.board.count),"clients":\(statistics.clients),\
-            "groupedClients":\(leaderboard.groupedHub.statistics.clients),\
-            "resets":\(statistics.resets),"pagination":"\(state)","loadingIndicator":\(pagination.isShowingLoadingIndicator),\
-            "loadedPages":\(pagination.loadedPages),"feedEvents":\(leaderboard.feedEvents),\
-            "eventFrames":\(eventBytes.made)}
+            {"windows":\(windows.count),"groupedWindows":\(grouped),"windowsOpened":\(counts.opened),"windowsReleased":\(counts.released),\
+            "windowsAlive":\(LeaderboardWindow.alive.load(ordering: .relaxed)),"rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),\
+            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"players":\(leaderboard.roster.count),\
+            "feedEvents":\(leaderboard.feedEvents),"eventFrames":\(counts.frames),"resets":\(resets),"windowList":[\(list.joined(separator: ","))]}
             """
+    }
+
+    /// The `window` a request names, `nil` when it names none, or the 400 answer to a
+    /// malformed one.
+    static func windowID(of request: Request) -> Result<String?, RequestError> {
+        guard let id = request.uri.queryParameters["window"].map(String.init) else { return .success(nil) }
+        let allowed = id.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        guard allowed, (1 ... 64).contains(id.utf8.count) else {
+            return .failure(RequestError(response: error(.badRequest, "window must be 1–64 letters, digits, - or _")))
+        }
+        return .success(id)
+    }
+
+    /// The open window a request names, or the answer when it names none (400) or one
+    /// that is not open (404).
+    static func requiredWindow(of request: Request, in leaderboard: Leaderboard) -> Result<LeaderboardWindow, RequestError> {
+        switch windowID(of: request) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(nil):
+            return .failure(RequestError(response: error(.badRequest, "window is required: the id the page's /events stream was opened with")))
+        case .success(let id?):
+            guard let window = leaderboard.window(id) else {
+                return .failure(RequestError(response: error(.notFound, "no window \(id) is open: its event stream has ended")))
+            }
+            return .success(window)
+        }
     }
 
     /// Whether `request` asks for the grouped list (`group=tier`), or the 400 answer to
     /// a `group` it does not know.
-    static func grouping(of request: Request) -> Result<Bool, GroupingError> {
+    static func grouping(of request: Request) -> Result<Bool, RequestError> {
         guard let group = request.uri.queryParameters["group"].map(String.init) else { return .success(false) }
         guard group == "tier" else {
-            return .failure(GroupingError(response: error(.badRequest, "group must be \"tier\", got \"\(group)\"")))
+            return .failure(RequestError(response: error(.badRequest, "group must be \"tier\", got \"\(group)\"")))
         }
         return .success(true)
     }
 
-    /// The answer to a request for a grouping the demo does not have.
-    struct GroupingError: Error {
+    /// The answer to a request with a parameter the demo cannot serve.
+    struct RequestError: Error {
         let response: Response
     }
 

@@ -2,14 +2,14 @@ import NIOCore
 import Synchronization
 import WebListRenderer
 
-/// The Server-Sent Events bytes of the hub's recent frames (`data: <json>\n\n`), made
-/// once per frame and written by every event stream.
+/// The Server-Sent Events bytes of a hub's recent frames (`data: <json>\n\n`), made
+/// once per frame and written by every event stream of that hub.
 ///
-/// The hub encodes each batch once and hands the same `WebListFrame` to every client;
+/// A hub encodes each batch once and hands the same `WebListFrame` to every client;
 /// this turns that frame into the bytes a response writes once as well, so that *c*
 /// streams write one shared `ByteBuffer` (NIO writes it without copying) instead of *c*
-/// copies. It matters most for snapshots: a crowd of browsers that join at one version
-/// shares one buffer of the whole list.
+/// copies. In this demo each window (``LeaderboardWindow``) has its own hub, read by
+/// one stream, and its own `EventBytes` with small rings.
 ///
 /// Within one hub a frame is named by its kind and version (versions only increase).
 /// The bytes of the last `batchSlots` batch versions are kept in a ring indexed by
@@ -19,6 +19,15 @@ import WebListRenderer
 final class EventBytes: Sendable {
     /// Written first on every stream: reconnect after a second when the stream breaks.
     static let retry = ByteBuffer(string: "retry: 1000\n\n")
+    /// What a stream writes first: ``retry``, then a `window` event that names the
+    /// stream's window, `{"type":"window","id":"ID"}` (a message type the list client
+    /// ignores; a client that did not name its window learns the id from it).
+    ///
+    /// - Parameter id: the window's id: letters, digits, `-` and `_` only.
+    static func opening(window id: String) -> ByteBuffer {
+        ByteBuffer(string: "retry: 1000\n\nevent: window\ndata: {\"type\":\"window\",\"id\":\"\(id)\"}\n\n")
+    }
+
     /// A comment line for a stream that has had nothing to send for a while.
     static let heartbeat = ByteBuffer(string: ": heartbeat\n\n")
 

@@ -1,0 +1,219 @@
+import Dispatch
+import LeaderboardFixtures
+import ListPagination
+import Synchronization
+import WebListRenderer
+
+/// One browser's view of the leaderboard: its own list, paged from the live roster by its
+/// own `Paginator`, and kept live by the shared feed through that paginator.
+///
+/// A window is opened by an `/events` stream and released when the stream ends
+/// (``Leaderboard/open(id:grouped:)``, ``Leaderboard/release(_:)``). It holds at most
+/// ``Leaderboard/Sizes/maxLoadedRows`` rows: keyset pages of
+/// ``Leaderboard/Sizes/pageSize`` players after or before a (score, id) key
+/// (``RankKey``), loaded both ways as the browser reports the rows it shows
+/// (`/appear`), with the pages farthest from the visible row dropped past the bound.
+/// Feed events reach it through `Paginator.upsert(_:)` and `remove(ids:)`: a change
+/// that lands inside the window is one batch to its browser, one outside it is ignored
+/// (it arrives with the page that covers its place, if the browser scrolls there).
+/// A change that comes while a page is loading is applied again, from the roster, once
+/// no page is loading: a page read before the change and applied after it cannot leave
+/// the old version on screen.
+///
+/// The list is grouped by tier (``TierSections``); its flat rows (`grouped.rows`) are
+/// what the paginator drives. A flat window publishes the rows through a `WebListHub`,
+/// a grouped one (`/?group=tier`) the sections through a `SectionedWebListHub`, at the
+/// same versions; ``history`` keeps recent versions for `/snapshot?version=N`.
+final class LeaderboardWindow: Sendable {
+    typealias Loader = KeysetLoader<Player, RankKey>
+
+    /// Windows not yet deinitialised, released or not: `/status`'s `windowsAlive`, which
+    /// returns to the number open once released windows are freed.
+    static let alive = Atomic<Int>(0)
+
+    /// Where every window's renderers (its hub and its snapshot history) get their
+    /// batches: one serial queue for all windows, so that a feed event that changes
+    /// hundreds of windows keeps one thread busy encoding their messages, not one per
+    /// window, and the server's event loops keep the other cores.
+    static let delivery = DispatchQueue(label: "web-demo.window-delivery")
+
+    let id: String
+    let isGrouped: Bool
+    let grouped: SectionedListDataSource<LeaderboardTier, Player>
+    /// The same list, flat: the rows the paginator loads.
+    var rows: ListDataSource<Player> { grouped.rows }
+    let paginator: Paginator<Loader, ContinuousClock>
+    /// The hub of a flat window (`nil` for a grouped one).
+    let hub: WebListHub<Player>?
+    /// The hub of a grouped window (`nil` for a flat one).
+    let groupedHub: SectionedWebListHub<LeaderboardTier, Player>?
+    let history = SnapshotHistory(capacity: 256)
+    /// The event bytes of this window's frames.
+    let eventBytes = EventBytes(batchSlots: 8, snapshotSlots: 1)
+    /// Players the feed changed while a page was loading: a page read from the roster
+    /// before such a change, and applied after it, would show the old version.
+    private let changedWhileLoading = ChangedPlayers()
+    /// Applies those players again, as the roster has them now, once no page is loading.
+    private let catchUp: Task<Void, Never>
+    /// The part of the order the window's pages ever covered.
+    private let reach: Reach
+
+    init(id: String, grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes) {
+        self.id = id
+        self.isGrouped = isGrouped
+        let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
+        self.grouped = grouped
+        let latency = sizes.pageLatency, limit = sizes.pageSize
+        let reach = Reach()
+        self.reach = reach
+        let loader = Loader(limit: limit, key: RankKey.init) { cursor, count in
+            // The latency first: the page is the roster as it stands when it arrives.
+            if latency > .zero { try await Task.sleep(for: latency) }
+            let rows = roster.page(at: cursor, count: count)
+            reach.cover(rows, at: cursor, limit: limit)
+            return rows
+        }
+        paginator = Paginator(
+            dataSource: grouped.rows, loader: loader, prefetchDistance: sizes.prefetchDistance,
+            maxLoadedRows: sizes.maxLoadedRows, loadingIndicatorDelay: .milliseconds(150)
+        )
+        if isGrouped {
+            hub = nil
+            let groupedHub = SectionedWebListHub(format: TierSections.format, limits: .init(messages: 512))
+            self.groupedHub = groupedHub
+            grouped.attach(groupedHub, on: Self.delivery)
+        } else {
+            let hub = WebListHub(format: PlayerRow.format, limits: .init(messages: 512))
+            self.hub = hub
+            groupedHub = nil
+            grouped.rows.attach(hub, on: Self.delivery)
+        }
+        grouped.attach(history, on: Self.delivery)
+        // Captures no window, so that a released window is freed; cancelled by close().
+        let (paginator, changed) = (paginator, changedWhileLoading)
+        catchUp = Task {
+            for await status in paginator.statuses() where status.append != .loading && status.prepend != .loading {
+                let ids = changed.ids.withLock { ids in
+                    defer { ids = [] }
+                    return ids
+                }
+                guard !ids.isEmpty else { continue }
+                let (players, gone) = roster.current(ids)
+                paginator.upsert(players)
+                paginator.remove(ids: gone)
+            }
+        }
+        Self.alive.add(1, ordering: .relaxed)
+        paginator.loadNextPage()
+    }
+
+    deinit {
+        Self.alive.subtract(1, ordering: .relaxed)
+    }
+
+    /// A feed change, through the window.
+    ///
+    /// - Complexity: O(log *r*) on the caller, *r* = rows loaded; the paginator does the
+    ///   rest on the list's diff queue, and nothing when the change is outside the window.
+    func apply(_ change: FeedEvent.Change) {
+        let status = paginator.status
+        if status.append == .loading || status.prepend == .loading {
+            let id: String
+            switch change {
+            case .add(let player): id = player.id
+            case .remove(let removed): id = removed
+            }
+            changedWhileLoading.ids.withLock { _ = $0.insert(id) }
+        }
+        // Most changes are far from most windows: those that cannot concern this one are
+        // not sent to its paginator, which would queue work on its list for nothing.
+        switch change {
+        case .add(let player):
+            guard rows[id: player.id] != nil || reach.mayHold(RankKey(player)) else { return }
+            paginator.upsert(CollectionOfOne(player))
+        case .remove(let id):
+            guard rows[id: id] != nil else { return }
+            paginator.remove(ids: CollectionOfOne(id))
+        }
+    }
+
+    /// A subscription to the window's messages (a snapshot first).
+    func subscribe() -> WebListSubscription {
+        if let hub { return hub.subscribe() }
+        return groupedHub!.subscribe()
+    }
+
+    /// The current snapshot message, once the first page has arrived.
+    func snapshotFrame() -> WebListFrame? {
+        hub?.snapshotFrame() ?? groupedHub?.snapshotFrame()
+    }
+
+    /// The newest version published.
+    var version: Int? { hub?.version ?? groupedHub?.version }
+
+    /// Clients reset to a snapshot after falling behind.
+    var resets: Int { hub?.statistics.resets ?? groupedHub?.statistics.resets ?? 0 }
+
+    /// The snapshot message of `version` while it is kept, in this window's format.
+    func snapshotMessage(_ snapshot: SectionedSnapshot<LeaderboardTier, Player>) -> WebListMessage {
+        isGrouped ? TierSections.format.snapshotMessage(for: snapshot) : PlayerRow.format.snapshotMessage(for: snapshot.rows)
+    }
+
+    /// Stops loading and ends the window's stream.
+    func close() {
+        catchUp.cancel()
+        paginator.reset()
+        hub?.finish()
+        groupedHub?.finish()
+    }
+}
+
+/// The ids of players the feed changed while a window was loading a page.
+private final class ChangedPlayers: Sendable {
+    let ids = Mutex<Set<String>>([])
+}
+
+/// The part of the leaderboard's order a window's pages have covered since it opened:
+/// from the first key of any page to the last, open at an end a page reached. The
+/// paginator's window (between its first and last loaded page, open at a reached end)
+/// always lies inside it, so a player whose place is outside it and who is not loaded
+/// is outside the window: `upsert` would ignore it.
+private final class Reach: Sendable {
+    private struct State {
+        var first: RankKey?
+        var last: RankKey?
+        var startReached = false
+        var endReached = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Notes a page read from the roster: `rows` as `KeysetLoader` asked for them at
+    /// `cursor` (one more than `limit` when another page follows, or precedes).
+    func cover(_ rows: [Player], at cursor: KeysetCursor<RankKey>?, limit: Int) {
+        state.withLock { state in
+            switch cursor {
+            case nil:
+                state.startReached = true
+                if rows.count <= limit { state.endReached = true }
+            case .after?:
+                if rows.count <= limit { state.endReached = true }
+            case .before?, .through?:
+                if rows.count <= limit { state.startReached = true }
+            }
+            for row in rows {
+                let key = RankKey(row)
+                if state.first.map({ key < $0 }) ?? true { state.first = key }
+                if state.last.map({ $0 < key }) ?? true { state.last = key }
+            }
+        }
+    }
+
+    /// Whether a player at `key` may be inside the window.
+    func mayHold(_ key: RankKey) -> Bool {
+        state.withLock { state in
+            (state.startReached || state.first.map { !(key < $0) } ?? false)
+                && (state.endReached || state.last.map { !($0 < key) } ?? false)
+        }
+    }
+}

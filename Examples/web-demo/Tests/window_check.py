@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Windows under the live feed: each event stream has its own window, fed by the shared feed.
+
+Starts the server given with ``--server`` on a free port with a fast feed and opens two
+flat ``/events`` streams, read all along on a thread and replayed with the wire
+format's rules: window ``top`` stays on its first page; window ``deep`` is driven down
+the list with ``/appear`` until it starts past rank 1,500. Then, with no more
+``/appear``, for ``--duration`` seconds, checks that
+
+- the two streams are different windows: different ids, versions and rows, ``top`` at
+  rank 1 with one page loaded, although ``deep`` loaded dozens;
+- feed changes that fall inside a window reach it as small batches, one per change
+  (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: every row a batch
+  inserts into ``deep`` (whose ends are not reached) is strictly between its first and
+  last rows, and ``deep`` gets far fewer batches than feed events;
+- every batch keeps the rows in leaderboard order, and a window never holds more than
+  ``maxLoadedRows`` rows once its trim is done;
+- each replayed list equals the server's ``/snapshot?window=ID&version=N`` of the
+  version it reached;
+- closing the streams releases and frees both windows.
+
+Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
+status 0 when every check passes.
+"""
+import argparse
+import json
+import re
+import socket
+import subprocess
+import threading
+import time
+import urllib.parse
+
+from http_check import CheckFailed, appear, request, run, settled, status, wait_for
+
+SCORE = re.compile(r'<span class="score">(-?[\d,]+)</span>')
+
+
+def score(html):
+    return int(SCORE.search(html).group(1).replace(",", ""))
+
+
+class Replay:
+    """One window's /events stream, read on a thread and applied to a list of rows."""
+
+    def __init__(self, base, window, after_version=None):
+        self.window = window
+        self.rows = []             # [(id, html)]
+        self.version = None
+        self.batches = 0
+        self.inserted = []         # (index, length before, first-row score, last-row score, new score), feed phase only
+        self.watching = False
+        self.steps = []            # steps per batch, feed phase only
+        self.problems = []
+        self.lock = threading.Lock()
+        self.sock = socket.create_connection((base.hostname, base.port), timeout=30)
+        self.sock.sendall(f"GET /events?window={window} HTTP/1.1\r\nHost: {base.hostname}\r\n\r\n".encode())
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        raw, events, head = b"", b"", None
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            raw += chunk
+            if head is None:
+                end = raw.find(b"\r\n\r\n")
+                if end < 0:
+                    continue
+                head, raw = raw[:end], raw[end + 4:]
+            while True:  # chunked body
+                line_end = raw.find(b"\r\n")
+                if line_end < 0:
+                    break
+                size = int(raw[:line_end].split(b";")[0], 16)
+                if len(raw) < line_end + 2 + size + 2:
+                    break
+                events += raw[line_end + 2:line_end + 2 + size]
+                raw = raw[line_end + 2 + size + 2:]
+            *complete, events = events.split(b"\n\n")
+            for event in complete:
+                lines = event.split(b"\n")
+                if b"event: window" in lines:
+                    continue
+                for line in lines:
+                    if line.startswith(b"data: "):
+                        with self.lock:
+                            self.apply(json.loads(line[6:]))
+
+    def apply(self, message):
+        if message["type"] == "snapshot":
+            self.rows = [(item["id"], item["html"]) for item in message["items"]]
+            self.version = message["version"]
+            return
+        if message["type"] != "batch":
+            return
+        if message["from"] != self.version:
+            self.problems.append(f"batch {message['from']}→{message['to']} after v{self.version}")
+            return
+        for step in message["steps"]:
+            op = step["op"]
+            if op == "remove":
+                del self.rows[step["at"]]
+            elif op == "insert":
+                if self.watching and self.rows:
+                    self.inserted.append((step["at"], len(self.rows), score(self.rows[0][1]), score(self.rows[-1][1]), score(step["html"])))
+                self.rows.insert(step["at"], (step["id"], step["html"]))
+            elif op == "move":
+                row = self.rows.pop(step["from"])
+                self.rows.insert(step["to"], row)
+            elif op == "reload":
+                if self.rows[step["at"]][0] != step["id"]:
+                    self.problems.append(f"reload of {step['id']} at {step['at']} holding {self.rows[step['at']][0]}")
+                self.rows[step["at"]] = (step["id"], step["html"])
+        self.version = message["to"]
+        self.batches += 1
+        if self.watching:
+            self.steps.append(len(message["steps"]))
+        keys = [(-score(html), id_) for id_, html in self.rows]
+        if keys != sorted(keys):
+            self.problems.append(f"v{self.version}: rows out of leaderboard order")
+
+    def state(self):
+        with self.lock:
+            return self.version, list(self.rows), self.batches
+
+    def close(self):
+        self.sock.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", required=True, help="the web-demo executable")
+    parser.add_argument("--duration", type=float, default=6, help="seconds of feed watched (default 6)")
+    options = parser.parse_args()
+
+    server = subprocess.Popen([options.server, "--port", "0", "--feed-interval", "20", "--page-latency", "30", "--heartbeat", "300"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    streams = []
+    try:
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if not found:
+            raise CheckFailed(f"the server printed no URL: {line!r}")
+        base = urllib.parse.urlsplit(found.group(0))
+        top, deep = Replay(base, "top"), Replay(base, "deep")
+        streams = [top, deep]
+        wait_for("both windows have their first page", lambda: all(s.state()[1] for s in streams), 10)
+
+        # deep goes down the list; top is left alone.
+        now = settled(base, "deep", feed=True)
+        steps = 0
+        while now["firstRank"] < 1500:
+            if steps > 300:
+                raise CheckFailed(f"driving window deep down stalled at {now}")
+            appear(base, "deep", f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
+            now = settled(base, "deep", feed=True)
+            steps += 1
+        top_status, deep_status = status(base, "top"), status(base, "deep")
+        if top_status["loadedPages"] != 1 or top_status["firstRank"] != 1:
+            raise CheckFailed(f"window top loaded pages while window deep scrolled: {top_status}")
+        if deep_status["prepend"] == "exhausted" or deep_status["pagination"] == "exhausted":
+            raise CheckFailed(f"window deep should have neither end reached: {deep_status}")
+        bound = deep_status["maxLoadedRows"]
+        print(f"ok: two streams, two windows: top at rank 1 with {top_status['loadedPages']} page loaded and {top_status['rows']} rows, "
+              f"deep at rank {deep_status['firstRank']} with {deep_status['loadedPages']} pages loaded in {steps} steps")
+
+        # The feed, with no more /appear.
+        events_before = status(base)["feedEvents"]
+        counts_before = {s.window: s.state()[2] for s in streams}
+        for stream in streams:
+            with stream.lock:
+                stream.watching = True
+                stream.inserted = []
+                stream.steps = []
+        time.sleep(options.duration)
+        events = status(base)["feedEvents"] - events_before
+        for stream in streams:
+            with stream.lock:
+                stream.watching = False
+        batches = {s.window: s.state()[2] - counts_before[s.window] for s in streams}
+        problems = [f"{s.window}: {p}" for s in streams for p in s.problems]
+        if problems:
+            raise CheckFailed("; ".join(problems[:3]))
+        if batches["top"] < 5:
+            raise CheckFailed(f"window top got {batches['top']} batches for {events} feed events: the feed does not reach it")
+        outside = [i for i in deep.inserted if not (0 < i[0] < i[1])]
+        if outside:
+            raise CheckFailed(f"window deep got rows from outside it: inserts at {[(i[0], i[1]) for i in outside[:3]]} (index, rows)")
+        largest = max(top.steps, default=0)
+        if largest > 8:
+            raise CheckFailed(f"a feed change reached window top as a batch of {largest} steps, not a small batch per change")
+        if batches["deep"] * 4 > events:
+            raise CheckFailed(f"window deep got {batches['deep']} batches for {events} feed events, most of which fall above it")
+        print(f"ok: {events} feed events: window top got {batches['top']} batches of at most {largest} steps, window deep "
+              f"{batches['deep']} ({len(deep.inserted)} rows inserted, every one between its first and last rows); rows stayed in order")
+
+        # Quiet: each replay equals the server's snapshot of its version, within the bound.
+        for stream in streams:
+            def caught_up(stream=stream):
+                window = status(base, stream.window)
+                return stream.state()[0] == window["version"] and window["pagination"] != "loading" and window["prepend"] != "loading"
+            # The feed keeps playing: compare the replay with the snapshot of the version it holds.
+            wait_for(f"window {stream.window}'s stream is at its window's version", caught_up, 10)
+            version, rows, _ = stream.state()
+            code_body = json.loads(request(base, "GET", f"/snapshot?window={stream.window}&version={version}")[2])
+            if [item["id"] for item in code_body.get("items", [])] != [id_ for id_, _ in rows]:
+                raise CheckFailed(f"window {stream.window}'s replayed v{version} differs from /snapshot?version={version}")
+        sizes = {s.window: settled(base, s.window, feed=True)["rows"] for s in streams}
+        if max(sizes.values()) > bound:
+            raise CheckFailed(f"a window holds more than {bound} rows after its trim: {sizes}")
+        if top.state()[1][0][0] == deep.state()[1][0][0] or set(i for i, _ in top.state()[1]) & set(i for i, _ in deep.state()[1]):
+            raise CheckFailed("windows top and deep share rows")
+        print(f"ok: each stream's replayed rows equal its window's /snapshot of that version; rows {sizes} (bound {bound})")
+
+        for stream in streams:
+            stream.close()
+        wait_for("both windows are released and freed", lambda: (lambda s: s["windows"] == 0 and s["windowsAlive"] == 0)(status(base)), 10)
+        print("ok: closing the streams released and freed both windows")
+    finally:
+        for stream in streams:
+            stream.close()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    run(main)
