@@ -5,7 +5,8 @@ import ListTestSupport
 import Testing
 
 /// The bounded window against a simple model, over many seeds: random scrolls in both
-/// directions, jumps, refreshes, failures in either direction, and live changes.
+/// directions, jumps, refreshes, failures in either direction, and live changes, some
+/// of them made while a page is loading, after the page was read.
 ///
 /// After every step, once the paginator is quiet: the loaded rows are one contiguous
 /// slice of the source, row for row; there are never more than `maxLoadedRows` of them
@@ -23,9 +24,17 @@ import Testing
             var failBefore = false
             var nextID: Int
             var nextPayload = 1
+            /// Loads served so far: every third one changes a row right after reading
+            /// its page, while the paginator still waits for it.
+            var fetches = 0
+            /// The rows those changes moved or deleted.
+            var changedDuringLoads: Set<Int> = []
         }
 
         let state: LockedState<State>
+        /// Tells the paginator about a change made during a load: `upsert` for a row,
+        /// `remove(ids:)` for an id alone.
+        let onChangeDuringLoad = LockedState<(@Sendable (TestRow?, Int) -> Void)?>(nil)
 
         init(count: Int) {
             let rows = (0..<count).map { TestRow(id: $0, key: $0 * 10) }
@@ -36,7 +45,33 @@ import Testing
 
         func fetch(_ cursor: KeysetCursor<Int>?, _ count: Int) async throws -> [TestRow] {
             await Task.yield()
-            return try state.withLock { state in
+            let page = try read(cursor, count)
+            // A change to the source after the page was read and before the paginator
+            // applies it: the page holds the row as it was.
+            let change: (TestRow?, Int)? = state.withLock { state in
+                state.fetches += 1
+                guard state.fetches % 3 == 0, !state.rows.isEmpty else { return nil }
+                let victim = state.rows[(state.fetches * 7_919) % state.rows.count]
+                state.changedDuringLoads.insert(victim.id)
+                if state.fetches % 2 == 0 {
+                    state.rows.removeAll { $0.id == victim.id }
+                    return (nil, victim.id)
+                }
+                var key = (state.fetches * 104_729) % 2_100
+                while state.rows.contains(where: { $0.key == key }) { key += 1 }
+                var moved = victim
+                moved.key = key
+                moved.payload += 1
+                state.rows.removeAll { $0.id == victim.id }
+                state.rows.insert(moved, at: state.rows.firstIndex { $0.key > key } ?? state.rows.count)
+                return (moved, moved.id)
+            }
+            if let change, let report = onChangeDuringLoad.withLock({ $0 }) { report(change.0, change.1) }
+            return page
+        }
+
+        private func read(_ cursor: KeysetCursor<Int>?, _ count: Int) throws -> [TestRow] {
+            try state.withLock { state in
                 switch cursor {
                 case nil:
                     return Array(state.rows.prefix(count))
@@ -130,6 +165,11 @@ import Testing
         // pass exactly where the drop was.
         let started = LockedState<[(cursor: KeysetCursor<Int>?, trims: [Int])]>([])
         paginator._shared.withLock { $0.loadStarted = { cursor, trims in started.withLock { $0.append((cursor, trims)) } } }
+        source.onChangeDuringLoad.withLock {
+            $0 = { [weak paginator] row, id in
+                if let row { paginator?.upsert([row]) } else { paginator?.remove(ids: [id]) }
+            }
+        }
         var failures: [String] = []
         var log: [String] = []
         // The cursors asked for in the current pass of each direction, and the last
@@ -299,7 +339,8 @@ import Testing
             }
             // The row last reported visible is never dropped.
             await quiesce(paginator)
-            if keepsVisible, let id = visibleID, rows.contains(where: { $0.id == id }), !paginator.dataSource.snapshot.contains(id: id) {
+            let changedByTheSource = visibleID.map { id in source.state.withLock { $0.changedDuringLoads.contains(id) } } ?? false
+            if keepsVisible, !changedByTheSource, let id = visibleID, rows.contains(where: { $0.id == id }), !paginator.dataSource.snapshot.contains(id: id) {
                 failures.append("step \(step): the visible row #\(id) was dropped")
                 failures.append("after \(log.suffix(8).joined(separator: ", "))")
                 return failures

@@ -240,4 +240,50 @@ import Testing
         let reload = await loader.nextRequest()
         #expect(reload.cursor == 6)
     }
+
+    /// A page read before a live change and applied after it: the change wins over the
+    /// page's copy of the row, in both directions and for a jump.
+    @Test func liveChangesMadeWhileAPageLoadsWinOverThePage() async throws {
+        let (paginator, loader) = Self.make()
+        paginator.jump(to: 5)
+        await Self.answer(loader, page: 5)
+        _ = await Self.quiet(paginator)
+
+        // The next page is on its way, read (by the script) before these changes.
+        paginator.itemDidAppear(at: 9)
+        let next = await loader.nextRequest()
+        paginator.upsert([
+            TestRow(id: 61, key: 61, payload: 7),  // a row of that page, changed: outside the window yet, ignored now
+            TestRow(id: 2_000, key: 65),  // a row that moves into that page's range
+            TestRow(id: 62, key: 5_000),  // a row of that page that moves far below it
+        ])
+        paginator.remove(ids: [63])  // a row of that page that leaves
+        next.succeed(ids: 60..<70, next: 7, previous: 5)
+        var rows = await Self.quiet(paginator)
+        #expect(rows.map(\.id) == Array(50..<62) + [64, 65, 2_000, 66, 67, 68, 69], "ties keep arrival order")
+        #expect(rows.first { $0.id == 61 }?.payload == 7, "the changed row, not the page's copy")
+
+        // A previous page likewise.
+        paginator.itemDidAppear(at: 0)
+        let previous = await loader.nextRequest()
+        #expect(previous.cursor == 4)
+        paginator.upsert([TestRow(id: 45, key: 45, payload: 3)])
+        paginator.remove(ids: [41])
+        previous.succeed(ids: 40..<50, next: 5, previous: 3)
+        rows = await Self.quiet(paginator)
+        #expect(rows.prefix(10).map(\.id) == [40, 42, 43, 44, 45, 46, 47, 48, 49, 50])
+        #expect(rows.first { $0.id == 45 }?.payload == 3)
+
+        // A jump: the page replaces the rows, the change made meanwhile stays.
+        paginator.jump(to: 8)
+        let jump = await loader.nextRequest()
+        paginator.upsert([TestRow(id: 85, key: 85, payload: 9)])
+        jump.succeed(ids: 80..<90, next: 9, previous: 7)
+        rows = await Self.quiet(paginator)
+        #expect(rows.map(\.id) == Array(80..<90))
+        #expect(rows.first { $0.id == 85 }?.payload == 9)
+
+        // With nothing loading, no change is kept for later pages.
+        #expect(paginator._shared.withLock { $0.liveChanges.isEmpty })
+    }
 }

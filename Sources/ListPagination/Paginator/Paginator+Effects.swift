@@ -27,6 +27,10 @@ extension Paginator {
                 shared.loadTasks[slot] = nil
                 if let timer = shared.retryTimers.removeValue(forKey: slot) { cancelled.append(timer) }
             }
+            if !shared.machine.isLoading {
+                shared.liveChanges = []
+                shared.liveChangeMarks = [:]
+            }
             if !shared.machine.isLoading, let timer = shared.indicatorTimer {
                 cancelled.append(timer)
                 shared.indicatorTimer = nil
@@ -51,6 +55,7 @@ extension Paginator {
                 cancelled += [shared.loadTasks.removeValue(forKey: superseded), shared.retryTimers.removeValue(forKey: superseded)].compactMap { $0 }
             }
             shared.loadStarted?(request.cursor, shared.trims)
+            shared.liveChangeMarks[slot] = shared.liveChanges.count
             shared.runningLoads += 1
             shared.loadTasks[slot] = _startLoading(request)
             if let episode {
@@ -64,10 +69,7 @@ extension Paginator {
             shared.retryTimers[slot] = _startTimer(after: delay) { $0.backoffElapsed(token) }
         case .applyPage(let mode):
             guard let page else { break }
-            switch mode {
-            case .append, .prepend: dataSource.add(page.items)
-            case .replace, .jump: dataSource.replaceAll(with: page.items)
-            }
+            _apply(page, mode: mode, on: &shared)
         case .reset:
             cancelled += Array(shared.loadTasks.values) + Array(shared.retryTimers.values)
             shared.loadTasks = [:]
@@ -84,6 +86,33 @@ extension Paginator {
                 _perform(action, page: page, on: &shared, cancelling: &cancelled)
             }
         }
+    }
+
+    /// Applies a loaded page: `add` for a next or previous page, `replaceAll` for a
+    /// refresh or jump, under the lock (after the machine took the page in, so its window
+    /// covers the page).
+    ///
+    /// Live changes made since the page's load started win over the page's copies of
+    /// those rows, since the page may have been read before them: the page is applied
+    /// without them, then each changed row is added if the window now admits it and
+    /// removed otherwise (a removed row stays removed).
+    func _apply(_ page: Page<Item, Cursor>, mode: _Machine.Mode, on shared: inout _Shared) {
+        var latest: [Item.ID: Item?] = [:]
+        let mark = min(shared.liveChangeMarks[mode.slot] ?? shared.liveChanges.count, shared.liveChanges.count)
+        for change in shared.liveChanges[mark...] { latest[change.id] = change.item }
+        let items = latest.isEmpty ? page.items : page.items.filter { latest.index(forKey: $0.id) == nil }
+        switch mode {
+        case .append, .prepend: dataSource.add(items)
+        case .replace, .jump: dataSource.replaceAll(with: items)
+        }
+        guard !latest.isEmpty else { return }
+        let window = shared.machine.window
+        var inside: [Item] = [], outside: [Item.ID] = []
+        for (id, item) in latest {
+            if let item, Self._admits(item, window) { inside.append(item) } else { outside.append(id) }
+        }
+        if !outside.isEmpty { dataSource.remove(ids: outside) }
+        if !inside.isEmpty { dataSource.add(inside) }
     }
 
     /// Starts the task that loads `request` and reports back; the caller counts it in

@@ -13,7 +13,9 @@ extension Paginator {
     /// the visible row, as a page would.
     ///
     /// Items are compared with their `<`, which must be the data source's order. For an
-    /// id given more than once, the last item counts.
+    /// id given more than once, the last item counts. A page that is loading meanwhile
+    /// may have been read before the change: when it arrives, the change wins over the
+    /// page's copy of the row (the same holds for ``remove(ids:)``).
     ///
     /// ```swift
     /// for await change in feed {
@@ -39,6 +41,10 @@ extension Paginator {
             // Under the lock, so the changes reach the data source in order with pages.
             if !outside.isEmpty { dataSource.remove(ids: outside) }
             if !inside.isEmpty { dataSource.add(inside) }
+            // A page loading now may have been read before these changes.
+            if shared.machine.isLoading {
+                for (index, item) in items.enumerated() where latest[item.id] == index { shared.liveChanges.append((item.id, item)) }
+            }
             if trims && !inside.isEmpty { shared.windowWork += 1 }
             return !inside.isEmpty
         }
@@ -65,7 +71,11 @@ extension Paginator {
         let ids = Array(ids)
         guard !ids.isEmpty else { return }
         // Under the lock, so the removal reaches the data source in order with pages.
-        _shared.withLock { _ in dataSource.remove(ids: ids) }
+        _shared.withLock { shared in
+            dataSource.remove(ids: ids)
+            // A page loading now may have been read before the removal.
+            if shared.machine.isLoading { shared.liveChanges += ids.map { ($0, nil) } }
+        }
     }
 
     /// Whether nothing is loading, no load task is still running (a cancelled one may

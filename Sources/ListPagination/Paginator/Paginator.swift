@@ -117,6 +117,13 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
         var runningLoads = 0
         /// How often pages were dropped at the top and at the bottom.
         var trims = [0, 0]
+        /// Live changes (``Paginator/upsert(_:)``, ``Paginator/remove(ids:)``) made while
+        /// a page loads, in order: the item for an upserted id, `nil` for a removed one.
+        /// The page may have been read before them, so they win over its copies (see
+        /// ``Paginator/_apply(_:mode:on:)``). Emptied whenever nothing loads.
+        var liveChanges: [(id: Item.ID, item: Item?)] = []
+        /// For each slot's running load, how many ``liveChanges`` came before it started.
+        var liveChangeMarks: [_PaginationStateMachine<Cursor>.Slot: Int] = [:]
         /// Called under the lock with each load the paginator starts, in the order it
         /// decides them, with `trims` as they then stand (tests follow passes with it).
         var loadStarted: (@Sendable (_ cursor: Cursor?, _ trims: [Int]) -> Void)?
