@@ -586,8 +586,10 @@ import Testing
         _ = machine.windowMeasured(version: machine.ledgerVersion, pageRanges: ranges, count: 40, visibleOffset: 35, maxRows: 30)
         ranges.removeFirst()
         // Row 25 of 30 is within 5 of the end, but the end that was dropped is the top.
-        #expect(machine.settled(count: 30, visibleOffset: 2, except: .top) == .none)
-        #expect(try #require(Self.started(machine.settled(count: 30, visibleOffset: 26, except: .top))).mode == .append)
+        #expect(machine.settled(count: 30, visibleOffset: 2, except: .top, ledgerVersion: machine.ledgerVersion) == .none)
+        // A count measured before the ledger last changed is stale: nothing loads.
+        #expect(machine.settled(count: 30, visibleOffset: 26, except: .top, ledgerVersion: machine.ledgerVersion - 1) == .none)
+        #expect(try #require(Self.started(machine.settled(count: 30, visibleOffset: 26, except: .top, ledgerVersion: machine.ledgerVersion))).mode == .append)
     }
 }
 

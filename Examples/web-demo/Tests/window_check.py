@@ -10,9 +10,10 @@ the list with ``/appear`` until it starts past rank 1,500. Then, with no more
 - the two streams are different windows: different ids, versions and rows, ``top`` at
   rank 1 with one page loaded, although ``deep`` loaded dozens;
 - feed changes that fall inside a window reach it as small batches, one per change
-  (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: every row a batch
-  inserts into ``deep`` (whose ends are not reached) is strictly between its first and
-  last rows, and ``deep`` gets far fewer batches than feed events;
+  (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: ``deep`` gets far
+  fewer batches than feed events (a row can join at either end of ``deep``: an end from
+  which pages were dropped reaches to the last dropped row, so a player moving into
+  that gap joins as the first or last row);
 - every batch keeps the rows in leaderboard order, and a window never holds more than
   ``maxLoadedRows`` rows once its trim is done;
 - each replayed list equals the server's ``/snapshot?window=ID&version=N`` of the
@@ -188,16 +189,13 @@ def main():
             raise CheckFailed("; ".join(problems[:3]))
         if batches["top"] < 5:
             raise CheckFailed(f"window top got {batches['top']} batches for {events} feed events: the feed does not reach it")
-        outside = [i for i in deep.inserted if not (0 < i[0] < i[1])]
-        if outside:
-            raise CheckFailed(f"window deep got rows from outside it: inserts at {[(i[0], i[1]) for i in outside[:3]]} (index, rows)")
         largest = max(top.steps, default=0)
         if largest > 8:
             raise CheckFailed(f"a feed change reached window top as a batch of {largest} steps, not a small batch per change")
         if batches["deep"] * 4 > events:
             raise CheckFailed(f"window deep got {batches['deep']} batches for {events} feed events, most of which fall above it")
         print(f"ok: {events} feed events: window top got {batches['top']} batches of at most {largest} steps, window deep "
-              f"{batches['deep']} ({len(deep.inserted)} rows inserted, every one between its first and last rows); rows stayed in order")
+              f"{batches['deep']} ({len(deep.inserted)} rows inserted, {sum(1 for i in deep.inserted if 0 < i[0] < i[1])} of them between its first and last rows); rows stayed in order")
 
         # Quiet: each replay equals the server's snapshot of its version, within the bound.
         for stream in streams:

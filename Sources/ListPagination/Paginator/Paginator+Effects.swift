@@ -176,20 +176,27 @@ extension Paginator {
     /// loaded by itself could only push another out: the next ``itemDidAppear(at:)``
     /// decides.
     private func _afterPage() async {
-        let (snapshot, trimmed) = await _trim()
+        let (snapshot, trimmed, version) = await _trim()
         guard trimmed == nil else { return }
         let visible = _visibleOffset(in: snapshot)
-        _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: nil) }
+        // Ignored if another page came meanwhile: its own follow-up decides, on its rows.
+        _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: nil, ledgerVersion: version) }
     }
 
     /// Drops pages until the window holds at most ``maxLoadedRows`` rows or no page can
-    /// go; returns the list as it then stands and the end where pages went, if any.
-    func _trim() async -> (ListSnapshot<Item>, _Machine.Edge?) {
+    /// go; returns the list as it then stands, the end where pages went, if any, and the
+    /// machine's ledger version that list holds every page of.
+    func _trim() async -> (ListSnapshot<Item>, _Machine.Edge?, ledgerVersion: Int) {
         var trimmed: _Machine.Edge?
         while true {
+            let before = _shared.withLock { $0.machine.ledgerVersion }
             let snapshot = await dataSource.flush()
-            guard let maxLoadedRows, snapshot.count > maxLoadedRows else { return (snapshot, trimmed) }
             let (version, ledger) = _shared.withLock { ($0.machine.ledgerVersion, $0.machine.ledger) }
+            // A page applied (or pages dropped) during the flush may be missing from the
+            // snapshot: measure again. Pages are submitted to the data source under the
+            // lock that counts them, so a version read before the flush is in it.
+            guard version == before else { continue }
+            guard let maxLoadedRows, snapshot.count > maxLoadedRows else { return (snapshot, trimmed, version) }
             let ranges = ledger.map { page in page.bounds.flatMap { Self._range(of: $0, in: snapshot) } }
             let visible = _visibleOffset(in: snapshot)
             let action = _handleShared { shared in
@@ -199,7 +206,7 @@ extension Paginator {
                 if case .trim(let edge, _) = action { shared.trims[edge == .top ? 0 : 1] += 1 }
                 return action
             }
-            guard case .trim(let edge, _) = action else { return (snapshot, trimmed) }
+            guard case .trim(let edge, _) = action else { return (snapshot, trimmed, version) }
             trimmed = edge
         }
     }

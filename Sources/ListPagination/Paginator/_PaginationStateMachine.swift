@@ -364,9 +364,11 @@ struct _PaginationStateMachine<Cursor: Sendable>: Sendable {
     /// As ``pageApplied(count:)``, with the last row reported visible now at
     /// `visibleOffset` (rows came or went before it), and without loading at the end
     /// `skipped` (where pages were just dropped: loading them again at once would undo
-    /// the drop).
-    mutating func settled(count: Int, visibleOffset: Int?, except skipped: Edge?) -> Action {
-        guard lastAppearedOffset != nil, let visibleOffset else { return .none }
+    /// the drop). Ignored unless `version` is the ``ledgerVersion``: a count measured
+    /// before another page was applied or pages were dropped is stale, and would load a
+    /// page no visible row asked for.
+    mutating func settled(count: Int, visibleOffset: Int?, except skipped: Edge?, ledgerVersion version: Int) -> Action {
+        guard version == ledgerVersion, lastAppearedOffset != nil, let visibleOffset else { return .none }
         lastAppearedOffset = visibleOffset
         return prefetch(at: visibleOffset, count: count, except: skipped)
     }

@@ -16,9 +16,9 @@ import WebListRenderer
 /// Feed events reach it through `Paginator.upsert(_:)` and `remove(ids:)`: a change
 /// that lands inside the window is one batch to its browser, one outside it is ignored
 /// (it arrives with the page that covers its place, if the browser scrolls there).
-/// A change that comes while a page is loading is applied again, from the roster, once
-/// no page is loading: a page read before the change and applied after it cannot leave
-/// the old version on screen.
+/// A change that comes while a page is loading wins over that page's copy of the row
+/// (the paginator sees to it), so a page read before the change and applied after it
+/// cannot leave the old version on screen.
 ///
 /// The list is grouped by tier (``TierSections``); its flat rows (`grouped.rows`) are
 /// what the paginator drives. A flat window publishes the rows through a `WebListHub`,
@@ -50,11 +50,6 @@ final class LeaderboardWindow: Sendable {
     let history = SnapshotHistory(capacity: 256)
     /// The event bytes of this window's frames.
     let eventBytes = EventBytes(batchSlots: 8, snapshotSlots: 1)
-    /// Players the feed changed while a page was loading: a page read from the roster
-    /// before such a change, and applied after it, would show the old version.
-    private let changedWhileLoading = ChangedPlayers()
-    /// Applies those players again, as the roster has them now, once no page is loading.
-    private let catchUp: Task<Void, Never>
     /// The part of the order the window's pages ever covered.
     private let reach: Reach
 
@@ -89,20 +84,6 @@ final class LeaderboardWindow: Sendable {
             grouped.rows.attach(hub, on: Self.delivery)
         }
         grouped.attach(history, on: Self.delivery)
-        // Captures no window, so that a released window is freed; cancelled by close().
-        let (paginator, changed) = (paginator, changedWhileLoading)
-        catchUp = Task {
-            for await status in paginator.statuses() where status.append != .loading && status.prepend != .loading {
-                let ids = changed.ids.withLock { ids in
-                    defer { ids = [] }
-                    return ids
-                }
-                guard !ids.isEmpty else { continue }
-                let (players, gone) = roster.current(ids)
-                paginator.upsert(players)
-                paginator.remove(ids: gone)
-            }
-        }
         Self.alive.add(1, ordering: .relaxed)
         paginator.loadNextPage()
     }
@@ -116,15 +97,6 @@ final class LeaderboardWindow: Sendable {
     /// - Complexity: O(log *r*) on the caller, *r* = rows loaded; the paginator does the
     ///   rest on the list's diff queue, and nothing when the change is outside the window.
     func apply(_ change: FeedEvent.Change) {
-        let status = paginator.status
-        if status.append == .loading || status.prepend == .loading {
-            let id: String
-            switch change {
-            case .add(let player): id = player.id
-            case .remove(let removed): id = removed
-            }
-            changedWhileLoading.ids.withLock { _ = $0.insert(id) }
-        }
         // Most changes are far from most windows: those that cannot concern this one are
         // not sent to its paginator, which would queue work on its list for nothing.
         switch change {
@@ -161,16 +133,10 @@ final class LeaderboardWindow: Sendable {
 
     /// Stops loading and ends the window's stream.
     func close() {
-        catchUp.cancel()
         paginator.reset()
         hub?.finish()
         groupedHub?.finish()
     }
-}
-
-/// The ids of players the feed changed while a window was loading a page.
-private final class ChangedPlayers: Sendable {
-    let ids = Mutex<Set<String>>([])
 }
 
 /// The part of the leaderboard's order a window's pages have covered since it opened:

@@ -61,19 +61,6 @@ final class LiveRoster: Sendable {
         }
     }
 
-    /// The players with these ids as they stand now, and the ids no longer on the roster.
-    ///
-    /// - Complexity: O(*k*), *k* = ids.
-    func current(_ ids: some Sequence<String>) -> (players: [Player], gone: [String]) {
-        state.withLock { state in
-            var players: [Player] = [], gone: [String] = []
-            for id in ids {
-                if let player = state.players[id] { players.append(player) } else { gone.append(id) }
-            }
-            return (players, gone)
-        }
-    }
-
     /// The rows of the keyset page at `cursor`, as `KeysetLoader` asks for them: the
     /// first `count` players for `nil`, the `count` players right after the key for
     /// `.after`, the `count` right before it for `.before`, and for `.through` those and
