@@ -14,8 +14,10 @@ enum Scenario {
     static let batchMetrics = [deletions, insertions, moves, reloads]
 
     /// Custom metrics of `window-scroll-1m`: the mean time per page, in nanoseconds, of
-    /// the first 10 and of the last 10 pages of the downward pass.
+    /// the first 10, of the next 10 (the first pages the window is trimmed after) and of
+    /// the last 10 pages of the downward pass.
     static let firstPages = BenchmarkMetric.custom("page-time-first-10", useScalingFactor: false)
+    static let firstTrimmedPages = BenchmarkMetric.custom("page-time-11-20", useScalingFactor: false)
     static let lastPages = BenchmarkMetric.custom("page-time-last-10", useScalingFactor: false)
 
     /// The process's peak resident memory in bytes (`VmHWM`), read after each measured

@@ -58,7 +58,7 @@ public struct WindowScroll {
         public private(set) var pages = 0
         /// The time from the first step's start to the last step's end, checks included.
         public private(set) var duration: Duration = .zero
-        /// The times of the first 10 steps, in order.
+        /// The times of the first 20 steps, in order.
         public private(set) var firstTimes: [Duration] = []
         /// The times of the last 10 steps so far, oldest first.
         public var lastTimes: [Duration] { Array(recent[next...] + recent[..<next]) }
@@ -71,10 +71,17 @@ public struct WindowScroll {
         private var next = 0
         static let kept = 10
 
-        /// The mean time per page of the first `count` steps (at most 10).
+        /// The mean time per page of the first `count` steps (at most 20).
         ///
         /// - Complexity: O(`count`).
         public func meanTime(ofFirst count: Int) -> Duration { Self.mean(firstTimes.prefix(count)) }
+
+        /// The mean time per page of steps `steps` (0-based, below 20).
+        ///
+        /// - Complexity: O(`steps.count`).
+        public func meanTime(ofSteps steps: Range<Int>) -> Duration {
+            Self.mean(firstTimes[steps.clamped(to: firstTimes.indices)])
+        }
 
         /// The mean time per page of the last `count` steps (at most 10).
         ///
@@ -83,7 +90,7 @@ public struct WindowScroll {
 
         mutating func record(_ time: Duration, state: PaginationState) {
             endState = state
-            if firstTimes.count < Self.kept { firstTimes.append(time) }
+            if firstTimes.count < 2 * Self.kept { firstTimes.append(time) }
             if recent.count < Self.kept {
                 recent.append(time)
             } else {
