@@ -1,4 +1,3 @@
-import Dispatch
 import ListEngine
 import ListPagination
 import Synchronization
@@ -16,8 +15,8 @@ import Synchronization
 /// After each step the loaded rows must be one contiguous run of whole pages of the
 /// source, at most `maxLoadedRows` rows, moved in the step's direction. Each pass must
 /// ask the source for each page once, in order, and for no other. A mismatch is
-/// recorded in ``problems``; a step that does not finish within 30 seconds stops the
-/// process.
+/// recorded in ``problems``. The process stops when a check made every 30 seconds finds
+/// that no step has finished since the one before.
 ///
 /// ```swift
 /// var scroll = WindowScroll(source: KeysetRowSource(count: 1_000_000))
