@@ -9,9 +9,8 @@ func registerWindowScenarios() {
     // back, one page per step (see `WindowScroll`): the wall clock is both passes; the
     // custom metrics are the mean time per page of the first 10, the next 10 (the first
     // the window is trimmed after) and the last 10 pages down, which should be the same
-    // however far the window has moved. Peak
-    // memory after 10,000 and after 1,000,000 rows is measured in a separate process
-    // (`memory-footprint window`).
+    // however far the window has moved. Peak memory after 10,000 and after 1,000,000
+    // rows is measured in a separate process (`memory-footprint window`).
     Benchmark(
         "window-scroll-1m",
         configuration: Scenario.configuration(iterations: 3, seconds: 180, warmup: 0, metrics: [Scenario.firstPages, Scenario.firstTrimmedPages, Scenario.lastPages]),
