@@ -27,13 +27,18 @@ let package = Package(
             swiftSettings: sharedSwiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Deterministic inputs and process memory readings, shared by the targets.
+        // Deterministic inputs, the windowed scroll, and process memory readings, shared
+        // by the targets.
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "ListEngine", package: "ListEngine")],
+            dependencies: [
+                .product(name: "ListEngine", package: "ListEngine"),
+                .product(name: "ListPagination", package: "ListEngine"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
-        // Peak resident memory of 1,000,000 rows in a list or in an array, one per process.
+        // Peak resident memory of 1,000,000 rows in a list or in an array, or of a windowed
+        // paginator scrolled through 1,000,000 rows, one per process.
         .executableTarget(
             name: "memory-footprint",
             dependencies: ["BenchmarkSupport", .product(name: "ListEngine", package: "ListEngine")],

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the ListEngine benchmarks in a release build and prints one table: each
 # scenario's median and p90, its ratio to the floor measured in the same run, the
-# target ratio, met or MISSED, peak memory, and the batch sizes it produced.
+# target ratio, met or MISSED, peak memory, and the batch sizes it produced; for
+# window-scroll-1m, the time per page of the last 10 pages against the first 10, and
+# peak memory after 1,000,000 rows scrolled against after 10,000.
 #
 #   Benchmarks/run.sh                 # the full run (a few minutes on 2 cores)
 #   LISTENGINE_BENCH_MAX_ITERATIONS=1 Benchmarks/run.sh   # one iteration each (CI)
@@ -31,5 +33,8 @@ echo "Measuring memory in separate processes…" >&2
 bin=$(swift build -c release --show-bin-path)
 list_peak=$("$bin/memory-footprint" list | awk '/^peak-resident-bytes/ { print $2 }')
 array_peak=$("$bin/memory-footprint" array | awk '/^peak-resident-bytes/ { print $2 }')
+window=$("$bin/memory-footprint" window)
+window_peak_10k=$(awk '/^peak-resident-bytes-10k/ { print $2 }' <<<"$window")
+window_peak_1m=$(awk '/^peak-resident-bytes-1m/ { print $2 }' <<<"$window")
 
-"$bin/benchmark-table" "$results" "$list_peak" "$array_peak"
+"$bin/benchmark-table" "$results" "$list_peak" "$array_peak" "$window_peak_10k" "$window_peak_1m"

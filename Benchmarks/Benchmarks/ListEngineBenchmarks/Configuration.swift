@@ -13,6 +13,13 @@ enum Scenario {
 
     static let batchMetrics = [deletions, insertions, moves, reloads]
 
+    /// Custom metrics of `window-scroll-1m`: the mean time per page, in nanoseconds, of
+    /// the first 10, of the next 10 (the first pages the window is trimmed after) and of
+    /// the last 10 pages of the downward pass.
+    static let firstPages = BenchmarkMetric.custom("page-time-first-10", useScalingFactor: false)
+    static let firstTrimmedPages = BenchmarkMetric.custom("page-time-11-20", useScalingFactor: false)
+    static let lastPages = BenchmarkMetric.custom("page-time-last-10", useScalingFactor: false)
+
     /// The process's peak resident memory in bytes (`VmHWM`), read after each measured
     /// step. Each benchmark runs in a process of its own, so this is the scenario's peak.
     ///
@@ -31,14 +38,15 @@ enum Scenario {
         return min(value, fallback)
     }
 
-    /// Wall clock in nanoseconds, peak resident memory in bytes, and the batch sizes:
-    /// fixed units, so `run.sh` can read the exported percentiles without guessing.
-    static func configuration(iterations: Int, seconds: Int, warmup: Int = 1) -> Benchmark.Configuration {
+    /// Wall clock in nanoseconds, peak resident memory in bytes, and the batch sizes
+    /// (or other custom `metrics`): fixed units, so `run.sh` can read the exported
+    /// percentiles without guessing.
+    static func configuration(iterations: Int, seconds: Int, warmup: Int = 1, metrics: [BenchmarkMetric] = batchMetrics) -> Benchmark.Configuration {
         let maxIterations = maxIterations(iterations)
         var units: [BenchmarkMetric: BenchmarkUnits] = [peakMemory: .count]
-        for metric in batchMetrics { units[metric] = .count }
+        for metric in metrics { units[metric] = .count }
         return Benchmark.Configuration(
-            metrics: [.wallClock, peakMemory] + batchMetrics,
+            metrics: [.wallClock, peakMemory] + metrics,
             timeUnits: .nanoseconds,
             units: units,
             warmupIterations: min(warmup, maxIterations),

@@ -12,6 +12,7 @@ import Benchmark
 /// - `SectionedScenarios.swift`: `sectioned-sorted1m-batch`, `sectioned-single-upsert-1m`.
 /// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
 /// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
+/// - `WindowScenarios.swift`: `window-scroll-1m`.
 /// - `References.swift`: `copy-touched-leaves-1m`, `find-changed-rows-1m` and
 ///   `dispatch-hand-offs`, the parts of `sorted1m-batch` and `single-upsert-1m` that the
 ///   list's structure fixes.
@@ -22,5 +23,6 @@ let benchmarks: @Sendable () -> Void = {
     registerSectionedScenarios()
     registerReplaceScenarios()
     registerLoadScenarios()
+    registerWindowScenarios()
     registerReferences()
 }

@@ -1,13 +1,17 @@
 // Turns one run of the ListEngineBenchmarks suite into the performance table.
 //
-//     benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>]
+//     benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>
+//                     [<window-peak-bytes-10k> <window-peak-bytes-1m>]]
 //
 // <percentiles-dir> holds package-benchmark's `--format histogramPercentiles` export
-// (one TSV per benchmark and metric). The two byte counts come from `memory-footprint`.
-// Prints one Markdown table: each scenario's median and p90 wall clock, its ratio to
-// the floor measured in the same run, the target ratio, `met` or `MISSED`, its peak
-// memory and the batch sizes it reported. Exits 0 whether or not targets are met;
-// exits 1 only when there are no results to read.
+// (one TSV per benchmark and metric). The byte counts come from `memory-footprint`
+// (`list` and `array`; `window`). Prints one Markdown table: each scenario's median and
+// p90 wall clock, its ratio to the floor measured in the same run, the target ratio,
+// `met` or `MISSED`, its peak memory and the batch sizes it reported. For
+// `window-scroll-1m` the times are per page (the last 10 pages down, against the first
+// 10 as the floor), and a second row compares its peak memory after 1,000,000 rows with
+// the peak after 10,000. Exits 0 whether or not targets are met; exits 1 only when
+// there are no results to read.
 
 import Foundation
 
@@ -35,6 +39,7 @@ let rows: [Row] = [
     Row(scenario: "resort-100k", floor: nil, target: nil),
     Row(scenario: "bulk-load-1m", floor: "floor-sort-1m", target: 1.5),
     Row(scenario: "concurrent-upserts", floor: "bulk-load-1m", target: 4),
+    Row(scenario: "window-scroll-1m", floor: nil, target: nil),
     Row(scenario: "copy-touched-leaves-1m", floor: "floor-merge-walk-1m", target: nil),
     Row(scenario: "find-changed-rows-1m", floor: "floor-merge-walk-1m", target: nil),
     Row(scenario: "dispatch-hand-offs", floor: "floor-merge-walk-1m", target: nil),
@@ -86,9 +91,33 @@ func formatRatio(_ ratio: Double) -> String {
     ratio < 0.1 ? String(format: "%.4f", ratio) : String(format: "%.2f", ratio)
 }
 
+/// `window-scroll-1m`'s targets: time per page of the last 10 pages at most this many
+/// times that of the first 10, and peak memory after 1,000,000 rows at most this many
+/// times the peak after 10,000.
+let windowTimeTarget = 1.2
+let windowMemoryTarget = 1.1
+
+/// The `window-scroll-1m` row: the time per page of the last 10 pages down (median and
+/// p90 over the iterations) against the first 10 as its floor; and whether it met its
+/// target.
+func windowScrollLine(_ result: Result?) -> (line: String, met: Bool) {
+    let last = result?.value("page-time-last-10", percentile: 50)
+    let lastP90 = result?.value("page-time-last-10", percentile: 90)
+    let first = result?.value("page-time-first-10", percentile: 50)
+    var ratio = "—", status = "MISSED (not measured)"
+    if let last, let first, first > 0 {
+        let value = Double(last) / Double(first)
+        ratio = formatRatio(value)
+        status = value <= windowTimeTarget ? "met" : "MISSED"
+    }
+    let memory = formatBytes(result?.value("peak-resident-bytes", percentile: 100))
+    let line = "| window-scroll-1m (time per page, last 10 pages vs. first 10) | \(formatTime(last)) | \(formatTime(lastP90)) | first 10 pages: \(formatTime(first)) | \(ratio) | ≤ \(formatRatio(windowTimeTarget)) | \(status) | \(memory) | — |"
+    return (line, status == "met")
+}
+
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 guard let directory = arguments.first else {
-    print("usage: benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>]")
+    print("usage: benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes> [<window-peak-bytes-10k> <window-peak-bytes-1m>]]")
     exit(2)
 }
 let results = readResults(in: directory)
@@ -104,6 +133,12 @@ var lines = [
 var missed = 0
 for row in rows {
     let result = results[row.scenario]
+    if row.scenario == "window-scroll-1m" {
+        let (line, met) = windowScrollLine(result)
+        lines.append(line)
+        if !met { missed += 1 }
+        continue
+    }
     let median = result?.value("wallClock", percentile: 50)
     let p90 = result?.value("wallClock", percentile: 90)
     var ratio = "—", target = "—", status = "—"
@@ -138,7 +173,19 @@ if arguments.count >= 3, let list = Int(arguments[1]), let array = Int(arguments
     lines.append("| memory-1m | — | — | — | — | ≤ 3.00 | MISSED (not measured) | — | — |")
 }
 
+if arguments.count >= 5, let early = Int(arguments[3]), let late = Int(arguments[4]), early > 0 {
+    let value = Double(late) / Double(early)
+    let status = value <= windowMemoryTarget ? "met" : "MISSED"
+    if status != "met" { missed += 1 }
+    lines.append("| window-scroll-1m memory (after 1,000,000 rows vs. 10,000, separate process) | — | — | after 10,000 rows: \(formatBytes(early)) | \(formatRatio(value)) | ≤ \(formatRatio(windowMemoryTarget)) | \(status) | \(formatBytes(late)) | — |")
+} else {
+    missed += 1
+    lines.append("| window-scroll-1m memory | — | — | — | — | ≤ \(formatRatio(windowMemoryTarget)) | MISSED (not measured) | — | — |")
+}
+
 print(lines.joined(separator: "\n"))
 print("")
 print("Times are wall clock over the iterations of one run (median = p50). Ratios divide the median by the median of the floor measured in the same run.")
+let window = results["window-scroll-1m"]
+print("window-scroll-1m: times per page, the mean of the last 10 of 10,000 pages down against the mean of the first 10 (which fill the window, untrimmed); pages 11–20, the first trimmed, took \(formatTime(window?.value("page-time-11-20", percentile: 50))) per page; scrolling down and back up took \(formatTime(window?.value("wallClock", percentile: 50))) (medians).")
 print(missed == 0 ? "All targets met." : "\(missed) target(s) missed.")
