@@ -91,14 +91,10 @@ public final class GeneratedLeaderboard: Sendable {
 
     /// The first base rank whose key is not before `key` (`strictlyAfter`: after `key`).
     private func baseRank(from key: Key, strictlyAfter: Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = low + (high - low) / 2
-            let candidate = baseKey(at: middle)
-            let isBefore = strictlyAfter ? !(key < candidate) : candidate < key
-            if isBefore { low = middle + 1 } else { high = middle }
+        (0..<count).partitioningIndex { rank in
+            let candidate = baseKey(at: rank)
+            return strictlyAfter ? key < candidate : !(candidate < key)
         }
-        return low
     }
 
     // MARK: The source as it stands
@@ -265,10 +261,10 @@ public final class GeneratedLeaderboard: Sendable {
     public static let end = Key(score: Int.min, id: "")
 }
 
-extension Array {
+extension RandomAccessCollection where Index == Int {
     /// The first index whose element satisfies `predicate`, which is false, then true.
     func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
-        var low = 0, high = count
+        var low = startIndex, high = endIndex
         while low < high {
             let middle = low + (high - low) / 2
             if predicate(self[middle]) { high = middle } else { low = middle + 1 }

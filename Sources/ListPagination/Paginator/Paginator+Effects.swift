@@ -106,13 +106,7 @@ extension Paginator {
         case .replace, .jump: dataSource.replaceAll(with: items)
         }
         guard !latest.isEmpty else { return }
-        let window = shared.machine.window
-        var inside: [Item] = [], outside: [Item.ID] = []
-        for (id, item) in latest {
-            if let item, Self._admits(item, window) { inside.append(item) } else { outside.append(id) }
-        }
-        if !outside.isEmpty { dataSource.remove(ids: outside) }
-        if !inside.isEmpty { dataSource.add(inside) }
+        _ = _applyThroughWindow(latest.map { (id: $0.key, item: $0.value) }, shared.machine.window)
     }
 
     /// Starts the task that loads `request` and reports back; the caller counts it in

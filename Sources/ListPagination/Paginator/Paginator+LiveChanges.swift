@@ -32,21 +32,16 @@ extension Paginator {
         let items = Array(items)
         for (index, item) in items.enumerated() { latest[item.id] = index }
         let trims = maxLoadedRows != nil
+        let changes: [(id: Item.ID, item: Item?)] = items.enumerated().compactMap { index, item in
+            latest[item.id] == index ? (item.id, item) : nil
+        }
         let added = _shared.withLock { shared -> Bool in
-            let window = shared.machine.window
-            var inside: [Item] = [], outside: [Item.ID] = []
-            for (index, item) in items.enumerated() where latest[item.id] == index {
-                if Self._admits(item, window) { inside.append(item) } else { outside.append(item.id) }
-            }
             // Under the lock, so the changes reach the data source in order with pages.
-            if !outside.isEmpty { dataSource.remove(ids: outside) }
-            if !inside.isEmpty { dataSource.add(inside) }
+            let added = _applyThroughWindow(changes, shared.machine.window)
             // A page loading now may have been read before these changes.
-            if shared.machine.isLoading {
-                for (index, item) in items.enumerated() where latest[item.id] == index { shared.liveChanges.append((item.id, item)) }
-            }
-            if trims && !inside.isEmpty { shared.windowWork += 1 }
-            return !inside.isEmpty
+            if shared.machine.isLoading { shared.liveChanges += changes }
+            if trims && added { shared.windowWork += 1 }
+            return added
         }
         guard added, trims else { return }
         Task { [weak self] in
@@ -76,6 +71,20 @@ extension Paginator {
             // A page loading now may have been read before the removal.
             if shared.machine.isLoading { shared.liveChanges += ids.map { ($0, nil) } }
         }
+    }
+
+    /// Applies live changes through `window`: adds each item it admits, removes the rest
+    /// (an item outside it, or `nil` for a removal) by id. Called under the lock, so the
+    /// changes reach the data source in order with pages.
+    /// - Returns: whether any item was added.
+    func _applyThroughWindow(_ changes: some Collection<(id: Item.ID, item: Item?)>, _ window: _Machine.Window) -> Bool {
+        var inside: [Item] = [], outside: [Item.ID] = []
+        for (id, item) in changes {
+            if let item, Self._admits(item, window) { inside.append(item) } else { outside.append(id) }
+        }
+        if !outside.isEmpty { dataSource.remove(ids: outside) }
+        if !inside.isEmpty { dataSource.add(inside) }
+        return !inside.isEmpty
     }
 
     /// Whether nothing is loading, no load task is still running (a cancelled one may
