@@ -3,7 +3,7 @@ import ListEngineTesting
 import ListPagination
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FixturePageLoaderTests {
+@Suite(.timeLimit(.minutes(5))) struct FixturePageLoaderTests {
     static func walk<C>(_ paginator: Paginator<FixturePageLoader<C>, ManualClock>) async -> PaginationStatus {
         for _ in 0..<100 {
             paginator.loadNextPage()

@@ -5,7 +5,7 @@ import ListTestSupport
 import Testing
 
 /// The generated leaderboard against an oracle: every player in a sorted array.
-@Suite(.timeLimit(.minutes(2))) struct GeneratedLeaderboardTests {
+@Suite(.timeLimit(.minutes(5))) struct GeneratedLeaderboardTests {
     typealias Key = GeneratedLeaderboard.Key
 
     /// Every player, in list order, as `source` now has them (read one by one by id).
@@ -114,10 +114,7 @@ import Testing
             loadingIndicatorDelay: .zero, retryPolicy: .none, clock: ManualClock()
         )
         func settle() async -> [Player] {
-            for _ in 0..<5_000 where !paginator._isQuiet {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            #expect(paginator._isQuiet, "the paginator is still busy")
+            await waitUntil("the paginator is quiet") { paginator._isQuiet }
             return Array(await paginator.dataSource.flush())
         }
         var random = SplitMix64(seed: 31)

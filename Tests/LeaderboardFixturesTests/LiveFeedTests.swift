@@ -3,7 +3,7 @@ import ListEngineTesting
 import ListPagination
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LiveFeedTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFeedTests {
     @Test func replayingTheWholeFeedGivesFeedFinal() throws {
         let fixtures = try FixtureDirectory.locate()
         let feed = try LiveFeed(directory: fixtures)

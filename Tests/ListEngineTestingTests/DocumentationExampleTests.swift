@@ -44,7 +44,7 @@ struct Player: Hashable, DataSourceComparable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DocumentationExampleTests {
+@Suite(.timeLimit(.minutes(5))) struct DocumentationExampleTests {
     @Test func aTimeoutIsRetriedAfterTheBackoff() async {
         let clock = ManualClock()
         let paginator = Paginator(

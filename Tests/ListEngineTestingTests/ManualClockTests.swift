@@ -2,7 +2,7 @@ import ListEngine
 import ListEngineTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
+@Suite(.timeLimit(.minutes(5))) struct ManualClockTests {
     @Test func sleepersWakeWhenTheirDeadlineIsReached() async throws {
         let clock = ManualClock()
         let woke = Recorder()

@@ -9,7 +9,7 @@ import Glibc
 
 /// Attaching, detaching and releasing, seen from the renderers, the streams, `flush()`
 /// and the reads.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AttachmentDeliveryTests {
     /// A renderer that blocks in `render(_:)` until let go, once per signal.
     final class GatedRenderer: ListRenderer {

@@ -282,7 +282,7 @@ import Testing
         #expect(rows.version == 2)
     }
 
-    @Test("a task started inside render reads what everyone has rendered, not the batch that started it", .timeLimit(.minutes(1)))
+    @Test("a task started inside render reads what everyone has rendered, not the batch that started it", .timeLimit(.minutes(5)))
     func aTaskStartedInRenderDoesNotKeepTheBatch() async {
         final class TaskStartingRenderer: ListRenderer {
             let source: ListDataSource<TestRow>

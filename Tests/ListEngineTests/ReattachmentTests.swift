@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// Tokens across data sources, and a renderer detached and attached again.
-@Suite(.timeLimit(.minutes(1))) struct ReattachmentTests {
+@Suite(.timeLimit(.minutes(5))) struct ReattachmentTests {
     @Test("tokens of different data sources differ, and a data source ignores another's token")
     func detachingWithAnotherDataSourcesTokenDoesNothing() async {
         let first = ListDataSource<TestRow>([TestRow(id: 1, key: 1)])

@@ -11,7 +11,7 @@ import Testing
 ///
 /// Each test starts its own server (`python3 Fixtures/server.py --port 0`) and stops it
 /// at the end; the suite is serialized to keep the load on the machine low.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct HTTPPageLoaderTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HTTPPageLoaderTests {
     typealias Loader = HTTPPageLoader<Player>
 
     /// The players in server order, as the server starts.

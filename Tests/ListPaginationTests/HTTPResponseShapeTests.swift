@@ -8,7 +8,7 @@ import Testing
 
 /// `HTTPPageLoader` against the fixture server's other response shapes, next-page URLs,
 /// error bodies and totals.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct HTTPResponseShapeTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HTTPResponseShapeTests {
     typealias Loader = HTTPPageLoader<Player>
 
     static var serverOrder: [Player] { HTTPPageLoaderTests.serverOrder }

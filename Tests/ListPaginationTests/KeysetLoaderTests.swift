@@ -85,7 +85,7 @@ import Testing
         let loader = Table().loader(limit: 5)
         let paginator = Paginator(dataSource: ListDataSource<TestRow>(), loader: loader, prefetchDistance: 1, maxLoadedRows: 12, retryPolicy: .none, clock: ManualClock())
         func quiet() async {
-            for _ in 0..<1_000 where !paginator._isQuiet { try? await Task.sleep(for: .milliseconds(1)) }
+            await waitUntil("the paginator is quiet") { paginator._isQuiet }
             await paginator.dataSource.flush()
         }
         paginator.jump(to: .after(120))

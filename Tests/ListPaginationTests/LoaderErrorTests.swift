@@ -4,7 +4,7 @@ import ListTestSupport
 import Testing
 
 /// Errors of a loader's own: not retried unless they say they are transient.
-@Suite(.timeLimit(.minutes(1))) struct LoaderErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct LoaderErrorTests {
     /// An app's own errors; only `overloaded` is transient.
     enum AppError: TransientError, Equatable {
         case unauthorized, overloaded

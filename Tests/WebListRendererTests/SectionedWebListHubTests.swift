@@ -2,7 +2,7 @@ import ListTestSupport
 import Testing
 import WebListRenderer
 
-@Suite("SectionedWebListHub", .serialized, .timeLimit(.minutes(1)))
+@Suite("SectionedWebListHub", .serialized, .timeLimit(.minutes(5)))
 struct SectionedWebListHubTests {
     /// One mutation that always changes the list, often moving a row to another section.
     static func changeSomething(_ list: SectionedListDataSource<Int, TestRow>, _ random: inout SplitMix64, round: Int) {

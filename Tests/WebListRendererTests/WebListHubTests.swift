@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import WebListRenderer
 
-@Suite("WebListHub", .serialized, .timeLimit(.minutes(1)))
+@Suite("WebListHub", .serialized, .timeLimit(.minutes(5)))
 struct WebListHubTests {
     /// A list at version 1 with `count` rows, the hub attached and its attach batch delivered.
     static func attachedHub(rows count: Int = 50, limits: WebListHub<TestRow>.Limits = .init()) async -> (ListDataSource<TestRow>, WebListHub<TestRow>) {
