@@ -80,7 +80,8 @@ extension Paginator {
             let slot: _Machine.Slot = edge == .top ? .prepend : .append
             cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
             let window = _Machine.Window(lower: edge == .top ? fence : .open, upper: edge == .bottom ? fence : .open)
-            dataSource.remove { !Self._admits($0, window) }
+            let fences = _ItemFences<Item>(window)
+            dataSource.remove { !fences.admits($0) }
         case .actions(let actions):
             for action in actions {
                 _perform(action, page: page, on: &shared, cancelling: &cancelled)
@@ -249,22 +250,10 @@ extension Paginator {
         return low
     }
 
-    /// Whether `window` lets `item` in.
+    /// Whether `window` lets `item` in. To test many rows, resolve the window once with
+    /// ``_ItemFences``.
     static func _admits(_ item: Item, _ window: _Machine.Window) -> Bool {
-        func row(_ bound: _RowBound) -> Item? { bound.value(as: Item.self) }
-        let aboveLower: Bool = switch window.lower {
-        case .open: true
-        case .shut: false
-        case .inclusive(let bound): row(bound).map { !(item < $0) } ?? false
-        case .exclusive(let bound): row(bound).map { $0 < item } ?? false
-        }
-        guard aboveLower else { return false }
-        return switch window.upper {
-        case .open: true
-        case .shut: false
-        case .inclusive(let bound): row(bound).map { !($0 < item) } ?? false
-        case .exclusive(let bound): row(bound).map { item < $0 } ?? false
-        }
+        _ItemFences<Item>(window).admits(item)
     }
 
     /// Starts a task that sends `event` once `delay` has passed on the clock, unless

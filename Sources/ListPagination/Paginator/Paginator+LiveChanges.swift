@@ -79,8 +79,9 @@ extension Paginator {
     /// - Returns: whether any item was added.
     func _applyThroughWindow(_ changes: some Collection<(id: Item.ID, item: Item?)>, _ window: _Machine.Window) -> Bool {
         var inside: [Item] = [], outside: [Item.ID] = []
+        let fences = _ItemFences<Item>(window)
         for (id, item) in changes {
-            if let item, Self._admits(item, window) { inside.append(item) } else { outside.append(id) }
+            if let item, fences.admits(item) { inside.append(item) } else { outside.append(id) }
         }
         if !outside.isEmpty { dataSource.remove(ids: outside) }
         if !inside.isEmpty { dataSource.add(inside) }
