@@ -130,7 +130,7 @@ extension ListDataSource {
     /// Schedules a drain on the diff queue when a submission asked for one.
     @inlinable func _scheduleDrain(if action: _MutationPipeline<Item>.SubmitAction) {
         if action == .scheduleDrain {
-            _diffQueue.async { self._drain() }
+            _diffQueue.async { self._drainer(self) }
         }
     }
 }

@@ -59,6 +59,11 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     @usableFromInline let _shared: LockedState<_SharedState>
     /// The rows ahead of what renderers have been sent; used only on the diff queue.
     @usableFromInline let _engine: _DiffEngine<Item>
+    /// The diff queue's work, ``_drain()``, as a closure formed where the list is
+    /// created. Code that knows `Item` there runs the engine specialized for it even when
+    /// generic code (a paginator, say) makes the call that schedules the work; a closure
+    /// formed at each call would run the unspecialized engine for such a caller.
+    @usableFromInline let _drainer: @Sendable (ListDataSource<Item>) -> Void
 
     /// What callers, the diff queue and renderers' queues share, under one lock: the
     /// pipeline of submitted commands and the ledger of what each renderer was sent
@@ -127,6 +132,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
         _engine = _DiffEngine(storage: storage, published: initial, queue: _diffQueue, sectioning: sectioning)
         _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))
+        _drainer = { $0._drain() }
     }
 
     deinit {
