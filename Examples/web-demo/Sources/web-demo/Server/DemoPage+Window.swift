@@ -43,12 +43,17 @@ extension DemoPage {
             element.textContent = state === "loading" ? loading : idle;
           }
 
+          function counted(count, one, many) {
+            return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+          }
+
           function showStatus() {
             const version = board.dataset.version ?? "–";
             const count = rows().length;
             const ranks = firstRank !== null && count > 0 ? `, ranks ${firstRank.toLocaleString()}–${(firstRank + count - 1).toLocaleString()}` : "";
-            const tiers = grouped ? ` in ${board.childElementCount} tiers` : "";
-            status.textContent = `version ${version} · ${count} players${tiers}${ranks} · ${counts.batches} batches, ${counts.snapshots} snapshots`;
+            const tiers = grouped ? ` in ${counted(board.childElementCount, "tier", "tiers")}` : "";
+            status.textContent = `version ${version} · ${counted(count, "player", "players")}${tiers}${ranks} · ` +
+              `${counted(counts.batches, "batch", "batches")}, ${counted(counts.snapshots, "snapshot", "snapshots")}`;
             describe(above, prepend, "Loading earlier players…",
               firstRank !== null && firstRank > 1 ? `${(firstRank - 1).toLocaleString()} players above` : "");
             describe(footer, pagination, "Loading more players…", pagination === "exhausted" ? "That is everyone." : "");
