@@ -113,7 +113,10 @@ private struct IDOnlyMessage: Hashable, DataSourceComparable {
         inbox.update(id: 1) { $0.isStarred = true }
         let rows = await inbox.flush()
         #expect(table.rows == Array(rows))
-        #expect(table.renders == 2, "the attach batch, then one batch")
+        // The attach batch is version 1; the two calls make one batch or two, as the diff
+        // queue takes them: one render per version either way.
+        #expect(rows.version == 2 || rows.version == 3)
+        #expect(table.renders == rows.version, "one render for the attach batch and one per later batch")
         inbox.detach(token)
     }
 }
