@@ -23,7 +23,9 @@ Python 3 standard library only. Exit status 0 when every check passes.
 import argparse
 import http.client
 import json
+import re
 import socket
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -84,6 +86,20 @@ def open_events(base, window=None, group=None):
     if b"event: window\ndata: {\"type\":\"window\",\"id\":" not in received:
         raise CheckFailed(f"/events did not name its window first: {received[:200]!r}")
     return sock
+
+
+def start_server(executable, *arguments):
+    """Starts the web demo on a free port with `arguments`; returns the process and its
+    base URL, split. Stops the process if it prints no URL."""
+    server = subprocess.Popen([executable, "--port", "0", *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not found:
+        server.kill()
+        server.wait()
+        raise CheckFailed(f"the server printed no URL: {line!r}")
+    return server, urllib.parse.urlsplit(found.group(0))
 
 
 def wait_for(description, condition, timeout):

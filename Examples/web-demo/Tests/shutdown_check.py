@@ -11,14 +11,12 @@ Python 3 standard library only, and the helpers of ``http_check.py`` beside it. 
 status 0 when the check passes.
 """
 import argparse
-import re
 import signal
 import socket
 import subprocess
 import time
-import urllib.parse
 
-from http_check import CheckFailed, run, status, wait_for
+from http_check import CheckFailed, run, start_server, status, wait_for
 
 
 def send_buffer_limit():
@@ -35,15 +33,9 @@ def main():
     parser.add_argument("--server", required=True, help="the web-demo executable")
     options = parser.parse_args()
 
-    server = subprocess.Popen([options.server, "--port", "0", "--feed-interval", "1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server, base = start_server(options.server, "--feed-interval", "1")
     stalled = []
     try:
-        line = server.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        if not found:
-            raise CheckFailed(f"the server printed no URL: {line!r}")
-        base = urllib.parse.urlsplit(found.group(0))
         for _ in range(3):
             sock = socket.socket()
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

@@ -32,7 +32,7 @@ import threading
 import time
 import urllib.parse
 
-from http_check import CheckFailed, appear, request, run, settled, status, wait_for
+from http_check import CheckFailed, appear, request, run, settled, start_server, status, wait_for
 
 SCORE = re.compile(r'<span class="score">(-?[\d,]+)</span>')
 
@@ -139,15 +139,9 @@ def main():
     parser.add_argument("--duration", type=float, default=6, help="seconds of feed watched (default 6)")
     options = parser.parse_args()
 
-    server = subprocess.Popen([options.server, "--port", "0", "--feed-interval", "20", "--page-latency", "30", "--heartbeat", "300"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server, base = start_server(options.server, "--feed-interval", "20", "--page-latency", "30", "--heartbeat", "300")
     streams = []
     try:
-        line = server.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        if not found:
-            raise CheckFailed(f"the server printed no URL: {line!r}")
-        base = urllib.parse.urlsplit(found.group(0))
         top, deep = Replay(base, "top"), Replay(base, "deep")
         streams = [top, deep]
         wait_for("both windows have their first page", lambda: all(s.state()[1] for s in streams), 10)
