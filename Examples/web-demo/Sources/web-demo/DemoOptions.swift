@@ -19,10 +19,13 @@ struct DemoOptions: Equatable {
     var idleTimeout: Duration = .seconds(60)
     /// The most connections the kernel queues before the server accepts them.
     var backlog = 1_024
+    /// The caps on windows and how long a window outlives its stream.
+    var windowLimits = WindowTable.Limits()
 
     static let usage = """
         usage: web-demo [--port N] [--feed-interval MS] [--page-latency MS] [--heartbeat MS]
                         [--coalesce MS] [--header-timeout MS] [--idle-timeout MS] [--backlog N]
+                        [--max-windows N] [--max-windows-per-client N] [--resume-grace MS]
 
           --port N              port on 127.0.0.1 (default 8080; 0 picks a free port)
           --feed-interval MS    milliseconds between live score events (default 250; 0 turns the feed off)
@@ -40,6 +43,13 @@ struct DemoOptions: Equatable {
                                 progress, such as an event stream, is never cut
           --backlog N           connections the kernel queues before they are accepted (default 1024;
                                 the kernel caps it at net.core.somaxconn)
+          --max-windows N       windows held at once, streaming or within their resume grace
+                                (default 10000); past it /events answers 503 with Retry-After
+          --max-windows-per-client N
+                                windows held at once for one peer address (default 64); past
+                                it /events answers 429 with Retry-After
+          --resume-grace MS     how long a window is kept after its stream ends, for
+                                /events?resume=TOKEN (default 30000; 0 releases it at once)
         """
 
     /// A command line that cannot be used, and why.
@@ -79,6 +89,12 @@ struct DemoOptions: Equatable {
                 options.idleTimeout = .milliseconds(try number(for: argument, in: 10 ... 3_600_000))
             case "--backlog":
                 options.backlog = try number(for: argument, in: 1 ... 65_535)
+            case "--max-windows":
+                options.windowLimits.maxWindows = try number(for: argument, in: 1 ... 1_000_000)
+            case "--max-windows-per-client":
+                options.windowLimits.maxWindowsPerClient = try number(for: argument, in: 1 ... 1_000_000)
+            case "--resume-grace":
+                options.windowLimits.resumeGrace = .milliseconds(try number(for: argument, in: 0 ... 3_600_000))
             case "-h", "--help":
                 return nil
             default:

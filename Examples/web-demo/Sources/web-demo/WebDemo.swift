@@ -33,7 +33,7 @@ enum WebDemo {
         let fixtures = try FixtureDirectory.locate()
         var sizes = Leaderboard.Sizes()
         sizes.pageLatency = options.pageLatency
-        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, sizes: sizes)
+        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, sizes: sizes, limits: options.windowLimits)
         var logger = Logger(label: "web-demo")
         logger.logLevel = .warning
         // Connections that have no request in progress are closed on their header or idle

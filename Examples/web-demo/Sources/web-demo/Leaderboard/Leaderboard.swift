@@ -7,14 +7,16 @@ import Synchronization
 /// The demo's shared state: the live roster the fixture feed keeps changing, and the
 /// open windows, one per browser page (``LeaderboardWindow``).
 ///
-/// Each `/events` stream opens a window with its own list and paginator; the window
+/// Each `/events` stream opens a window with its own list and paginator, named by a
+/// token the server makes (``WindowTable``, ``WindowToken``); the window
 /// pages through ``roster`` with keyset pages, and every feed event is applied to the
 /// roster once and then to every open window through its paginator's `upsert` or
 /// `remove(ids:)`, which applies it only where it falls inside that window. A browser
 /// scrolled down loads pages for itself alone.
 ///
-/// As a `Service` it plays the feed until graceful shutdown, then ends every window's
-/// event stream so the HTTP server can stop.
+/// A window whose stream ended is kept for the resume grace period, then released.
+/// As a `Service` it plays the feed and releases expired windows until graceful
+/// shutdown, then ends every window's event stream so the HTTP server can stop.
 final class Leaderboard: Service {
     /// The sizes of a window and the pace of its pages.
     struct Sizes: Sendable {
@@ -35,110 +37,110 @@ final class Leaderboard: Service {
     private let feed: LiveFeed
     private let feedInterval: Duration?
     private let eventsPlayed = Atomic<Int>(0)
-    private let windows = Mutex(Windows())
-    private let nextWindow = Atomic<Int>(1)
+    private let table: Mutex<WindowTable>
+    private let clock = ContinuousClock()
 
-    private struct Windows {
-        var open: [String: LeaderboardWindow] = [:]
-        /// Frames turned into event bytes by windows already released.
-        var releasedFrames = 0
-        var opened = 0
-        var released = 0
-        var isFinished = false
-    }
-
-    init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes) throws(FixtureError) {
+    init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes, limits: WindowTable.Limits) throws(FixtureError) {
         feed = try LiveFeed(directory: fixtures)
         roster = LiveRoster(feed.roster)
         self.feedInterval = feedInterval
         self.sizes = sizes
+        table = Mutex(WindowTable(limits: limits))
     }
 
     /// Feed events applied since the start.
     var feedEvents: Int { eventsPlayed.load(ordering: .relaxed) }
 
-    /// Opens a window for a new event stream, under `id` (a fresh id when `nil`). A
-    /// window already open under that id (a browser that reconnected before its old
-    /// stream was noticed to be gone) is closed first: its stream ends.
+    /// The caps and the resume grace period.
+    var limits: WindowTable.Limits { table.withLock { $0.limits } }
+
+    /// Opens a window for a new event stream from `client` (its peer address), under a
+    /// fresh token.
     ///
-    /// - Returns: the window, or `nil` once the leaderboard has stopped.
-    func open(id: String?, grouped: Bool) -> LeaderboardWindow? {
-        let id = id ?? "w\(nextWindow.add(1, ordering: .relaxed).oldValue)"
-        let window = LeaderboardWindow(id: id, grouped: grouped, roster: roster, sizes: sizes)
-        let (replaced, accepted) = windows.withLock { windows -> (LeaderboardWindow?, Bool) in
-            guard !windows.isFinished else { return (nil, false) }
-            let replaced = windows.open.updateValue(window, forKey: id)
-            windows.opened += 1
-            if let replaced {
-                windows.released += 1
-                windows.releasedFrames += replaced.eventBytes.made
+    /// - Returns: the window, or why it was not opened: too many windows, too many for
+    ///   this client, or the leaderboard has stopped.
+    func open(grouped: Bool, client: String) -> Result<LeaderboardWindow, WindowTable.Refusal> {
+        let now = clock.now
+        return table.withLock { table in
+            table.open(client: client, at: now) { token in
+                LeaderboardWindow(id: token, grouped: grouped, roster: roster, sizes: sizes)
             }
-            return (replaced, true)
         }
-        replaced?.close()
-        guard accepted else {
-            window.close()
-            return nil
-        }
-        return window
     }
 
-    /// Releases a window whose stream ended: it leaves the feed and stops loading.
-    func release(_ window: LeaderboardWindow) {
-        let removed = windows.withLock { windows -> Bool in
-            guard windows.open[window.id] === window else { return false }
-            windows.open[window.id] = nil
-            windows.released += 1
-            windows.releasedFrames += window.eventBytes.made
-            return true
-        }
-        if removed { window.close() }
+    /// Gives the window with this token a new stream, if its last one ended within the
+    /// grace period.
+    func resume(_ token: String) -> WindowTable.Resumption {
+        let now = clock.now
+        return table.withLock { $0.resume(token, at: now) }
     }
 
-    /// The open window with this id.
-    func window(_ id: String) -> LeaderboardWindow? {
-        windows.withLock { $0.open[id] }
+    /// Whether `token` names a window whose stream is live (counted as refused).
+    func isStreaming(_ token: String) -> Bool {
+        let now = clock.now
+        return table.withLock { $0.isLive(token, at: now) }
     }
 
-    /// The open windows, by id.
+    /// Notes that a window's stream ended: the window is kept for the grace period (it
+    /// follows the feed meanwhile), then released.
+    func streamEnded(_ window: LeaderboardWindow) {
+        let now = clock.now
+        table.withLock { $0.streamEnded(window, at: now) }?.close()
+    }
+
+    /// The window with this token, with a live stream or within its grace period.
+    func window(_ token: String) -> LeaderboardWindow? {
+        let now = clock.now
+        return table.withLock { $0.window(token, at: now) }
+    }
+
+    /// Every window held.
     var openWindows: [LeaderboardWindow] {
-        windows.withLock { $0.open.values.sorted { $0.id < $1.id } }
+        table.withLock { $0.windows }
     }
 
-    /// Windows opened and released since the start, and the frames every window has
-    /// turned into event bytes.
-    var counts: (opened: Int, released: Int, frames: Int) {
-        let (opened, released, releasedFrames, open) = windows.withLock { ($0.opened, $0.released, $0.releasedFrames, Array($0.open.values)) }
-        return (opened, released, releasedFrames + open.reduce(0) { $0 + $1.eventBytes.made })
+    /// Windows held, of those the ones streaming, the counts since the start, and the
+    /// frames every window has turned into event bytes.
+    var counts: (held: Int, streaming: Int, since: WindowTable.Counts, frames: Int) {
+        let (held, counts, releasedFrames, windows) = table.withLock { ($0.held, $0.counts, $0.releasedFrames, $0.windows) }
+        return (held.all, held.streaming, counts, releasedFrames + windows.reduce(0) { $0 + $1.eventBytes.made })
     }
 
     func run() async throws {
-        if let feedInterval {
-            let feedTask = Task { try await self.playFeed(every: feedInterval) }
-            defer { feedTask.cancel() }
-            try? await gracefulShutdown()
-        } else {
-            try? await gracefulShutdown()
+        let feedTask = feedInterval.map { interval in Task { try await self.playFeed(every: interval) } }
+        let sweepTask = Task { try await self.sweepExpiredWindows() }
+        defer {
+            feedTask?.cancel()
+            sweepTask.cancel()
         }
-        let open = windows.withLock { windows in
-            windows.isFinished = true
-            return Array(windows.open.values)
+        try? await gracefulShutdown()
+        for window in table.withLock({ $0.finish() }) { window.close() }
+    }
+
+    /// Releases the windows whose stream ended more than the grace period ago, several
+    /// times per grace period (and at least every second), so that a closed tab's window
+    /// is freed soon after its grace is over.
+    private func sweepExpiredWindows() async throws {
+        let grace = limits.resumeGrace
+        let period = max(.milliseconds(20), min(.seconds(1), grace / 4))
+        while true {
+            try await Task.sleep(for: period)
+            let now = clock.now
+            for window in table.withLock({ $0.sweep(at: now) }) { window.close() }
         }
-        for window in open { window.close() }
     }
 
     /// Plays the fixture feed over and over (later rounds start from the live state, so
     /// they are score changes), one event every `interval`: each event changes the
     /// roster, then goes to every open window, which shows it only if it falls inside.
     private func playFeed(every interval: Duration) async throws {
-        let clock = ContinuousClock()
         var deadline = clock.now
         while true {
             for event in feed.events {
                 deadline = deadline.advanced(by: interval)
                 try await clock.sleep(until: deadline)
                 if let change = roster.apply(event) {
-                    for window in windows.withLock({ Array($0.open.values) }) { window.apply(change) }
+                    for window in openWindows { window.apply(change) }
                 }
                 eventsPlayed.add(1, ordering: .relaxed)
             }

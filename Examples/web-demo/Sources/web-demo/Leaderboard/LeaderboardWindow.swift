@@ -7,8 +7,9 @@ import WebListRenderer
 /// One browser's view of the leaderboard: its own list, paged from the live roster by its
 /// own `Paginator`, and kept live by the shared feed through that paginator.
 ///
-/// A window is opened by an `/events` stream and released when the stream ends
-/// (``Leaderboard/open(id:grouped:)``, ``Leaderboard/release(_:)``). It holds at most
+/// A window is opened by an `/events` stream under a token the server makes
+/// (``Leaderboard/open(grouped:client:)``), kept for the resume grace after its stream
+/// ends (``Leaderboard/streamEnded(_:)``), then released. It holds at most
 /// ``Leaderboard/Sizes/maxLoadedRows`` rows: keyset pages of
 /// ``Leaderboard/Sizes/pageSize`` players after or before a (score, id) key
 /// (``RankKey``), loaded both ways as the browser reports the rows it shows

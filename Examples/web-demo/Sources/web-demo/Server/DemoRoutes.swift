@@ -8,27 +8,32 @@ import WebListRenderer
 /// another method on a known path is answered 405 with `Allow`).
 ///
 /// Each browser page has its own window on the leaderboard (``LeaderboardWindow``),
-/// opened by its event stream and released when that stream ends. The page names it
-/// with `window=ID` (1–64 letters, digits, `-` or `_`; the page makes a random one),
-/// which it passes to `/events` and then to `/snapshot`, `/appear`, `/retry` and
-/// `/status`:
+/// opened by its event stream. The server names it with a token (``WindowToken``: 128
+/// random bits, 22 base64url characters) sent in the stream's `window` event; the page
+/// passes it as `window=TOKEN` to `/snapshot`, `/appear`, `/retry` and `/status`. The
+/// token is the window's only name and is never listed: whoever holds it reads and steers
+/// the window. When the stream ends the window is kept for `--resume-grace` (following
+/// the feed), and `/events?resume=TOKEN` gives it a new stream; then it is released.
 ///
 /// | endpoint | answer |
 /// | --- | --- |
 /// | `GET /` | the page |
 /// | `GET /?group=tier` | the page of the leaderboard grouped by tier |
 /// | `GET /list-client.js` | the browser client module |
-/// | `GET /events?window=ID` | opens window ID (closing an older window of that id) and streams it as Server-Sent Events: a `window` event naming it, a snapshot message, then one batch message per change, and a comment line when idle; the window is released when the stream ends. Without `window`, the server names it (`w1`, `w2`, …) in the `window` event |
-/// | `GET /events?window=ID&group=tier` | the same, with sectioned messages: one section per tier |
-/// | `GET /snapshot?window=ID` | the window's current snapshot message (`&group=tier`: sectioned) |
-/// | `GET /snapshot?window=ID&version=N` | the window's snapshot message of version N, while it is kept (404 otherwise) |
-/// | `POST /appear?window=ID&offset=N` | row N of the window is on screen: loads the next page when it is near the end, the previous page when it is near the start. `offset=A,B` reports two rows, in that order (the last one counts as the visible row, which trims keep). Answers the window's status |
-/// | `POST /retry?window=ID` | loads the page that failed again (ignored unless a load failed); answers the window's status |
-/// | `GET /status?window=ID` | the window's status: version, rows, the rank of its first row, pagination both ways |
-/// | `GET /status` | windows open (flat and grouped), opened and released, alive (not yet freed), rows per window, roster size, feed events, frames turned into event bytes, resets |
+/// | `GET /events` | opens a new window and streams it as Server-Sent Events: a `window` event with its token, a snapshot message, then one batch message per change, and a comment line when idle. 503 with `Retry-After` when `--max-windows` are held, 429 when `--max-windows-per-client` are held for this peer address |
+/// | `GET /events?group=tier` | the same, with sectioned messages: one section per tier |
+/// | `GET /events?resume=TOKEN` | a new stream for the window whose stream ended within `--resume-grace`, starting with a snapshot; 409 while its stream is live (which is left alone), 404 when no such window is held |
+/// | `GET /snapshot?window=TOKEN` | the window's current snapshot message (sectioned for a grouped window) |
+/// | `GET /snapshot?window=TOKEN&version=N` | the window's snapshot message of version N, while it is kept (404 otherwise) |
+/// | `POST /appear?window=TOKEN&offset=N` | row N of the window is on screen: loads the next page when it is near the end, the previous page when it is near the start. `offset=A,B` reports two rows, in that order (the last one counts as the visible row, which trims keep). Answers the window's status |
+/// | `POST /retry?window=TOKEN` | loads the page that failed again (ignored unless a load failed); answers the window's status |
+/// | `GET /status?window=TOKEN` | the window's status: version, rows, the rank of its first row, pagination both ways |
+/// | `GET /status` | counts only, never a token: windows held and streaming, opened, released, resumed and refused, alive (not yet freed), rows, roster size, feed events, frames turned into event bytes, resets, the caps |
 ///
-/// An unknown window is answered 404; a malformed one, or a `group` other than `tier`,
-/// 400. `/snapshot`, `/appear` and `/retry` need a window.
+/// A token that names no window held is answered 404; a malformed one, or a `group`
+/// other than `tier`, 400. `/snapshot`, `/appear` and `/retry` need a window. `/events`
+/// refuses a `window=` the client picked (400; 409 if it names a window with a live
+/// stream, which is left alone).
 enum DemoRoutes {
     /// The methods each path answers.
     static let methods: [String: [HTTPRequest.Method]] = [
@@ -44,11 +49,11 @@ enum DemoRoutes {
     ///     and socket are kept.
     ///   - coalescing: how long an `/events` stream waits after writing messages, so
     ///     that those that come meanwhile go out in one write (see ``EventStream``).
-    static func router(for leaderboard: Leaderboard, heartbeat: Duration, coalescing: Duration) -> Router<BasicRequestContext> {
-        let router = Router()
+    static func router(for leaderboard: Leaderboard, heartbeat: Duration, coalescing: Duration) -> Router<DemoRequestContext> {
+        let router = Router(context: DemoRequestContext.self)
         router.add(middleware: MethodCheck(methods: methods))
         // GET, and HEAD answered with the GET response's status and headers.
-        func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+        func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, DemoRequestContext) async throws -> Response) {
             router.get(path, use: handler)
             router.head(path) { request, context in
                 var response = try await handler(request, context)
@@ -76,16 +81,16 @@ enum DemoRoutes {
             return Response(status: .ok, headers: [.contentType: WebListClientScript.mediaType, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: script)))
         }
 
-        get("/events") { request, _ in
+        get("/events") { request, context in
             let grouped: Bool
             switch grouping(of: request) {
             case .success(let value): grouped = value
             case .failure(let failure): return failure.response
             }
-            let id: String?
-            switch windowID(of: request) {
-            case .success(let value): id = value
-            case .failure(let failure): return failure.response
+            let named: String?, resumed: String?
+            switch (token(of: request, parameter: "window"), token(of: request, parameter: "resume")) {
+            case (.failure(let failure), _), (_, .failure(let failure)): return failure.response
+            case (.success(let window), .success(let resume)): (named, resumed) = (window, resume)
             }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
             guard request.method == .get else {
@@ -94,15 +99,45 @@ enum DemoRoutes {
                 response.headers[.contentLength] = nil
                 return response
             }
-            guard let window = leaderboard.open(id: id, grouped: grouped) else {
-                return error(.serviceUnavailable, "the server is stopping")
+            // The server names windows: a name the client picked opens nothing, and never
+            // touches the window it may name.
+            if let named {
+                guard !leaderboard.isStreaming(named) else {
+                    return error(.conflict, "that window has a live stream; it cannot be opened again")
+                }
+                return error(.badRequest, "the server names windows: open /events without window=, or /events?resume=TOKEN to reopen a window whose stream ended")
+            }
+            let window: LeaderboardWindow
+            if let resumed {
+                switch leaderboard.resume(resumed) {
+                case .resumed(let value): window = value
+                case .live: return error(.conflict, "that window has a live stream; it cannot be opened again")
+                case .unknown: return error(.notFound, "no window to resume: its stream ended more than \(leaderboard.limits.resumeGrace) ago, or it never existed")
+                case .stopped: return error(.serviceUnavailable, "the server is stopping")
+                }
+            } else {
+                switch leaderboard.open(grouped: grouped, client: context.client) {
+                case .success(let value): window = value
+                case .failure(.full):
+                    return error(.serviceUnavailable, "the server holds its most windows (\(leaderboard.limits.maxWindows)); try again later",
+                                 headers: [.retryAfter: retryAfter(leaderboard)])
+                case .failure(.clientFull):
+                    return error(.tooManyRequests, "this address holds its most windows (\(leaderboard.limits.maxWindowsPerClient)); close some or try again later",
+                                 headers: [.retryAfter: retryAfter(leaderboard)])
+                case .failure(.stopped):
+                    return error(.serviceUnavailable, "the server is stopping")
+                }
             }
             let subscription = window.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                defer { leaderboard.release(window) }
-                try await writer.write(EventBytes.opening(window: window.id))
-                try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: window.eventBytes) { buffers in
-                    try await writer.write(contentsOf: buffers)
+                defer { leaderboard.streamEnded(window) }
+                // A browser that closes its connection ends the stream at once, not at the
+                // next write, so that its window can be resumed right away.
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await writer.write(EventBytes.opening(window: window.id))
+                    try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: window.eventBytes) { buffers in
+                        try await writer.write(contentsOf: buffers)
+                    }
                 }
                 try await writer.finish(nil)
             })
@@ -195,18 +230,19 @@ enum DemoRoutes {
             """
     }
 
-    /// The server's status:
-    /// `{"windows":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsAlive":…,"rowsLoaded":…,"maxRowsInWindow":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…,"windowList":[{"id":"…","grouped":false,"version":…,"rows":…}, …]}`
+    /// The server's status, in counts only (no token):
+    /// `{"windows":…,"streams":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsResumed":…,"windowsAlive":…,"refusedFull":…,"refusedPerClient":…,"refusedLive":…,"maxWindows":…,"maxWindowsPerClient":…,"resumeGraceMs":…,"rowsLoaded":…,"maxRowsInWindow":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…}`
     ///
-    /// `windowsAlive` counts window objects not yet freed: once streams close it comes
-    /// back to `windows`. `eventFrames` counts the frames every window turned into
-    /// event bytes; `resets`, the streams of open windows reset to a snapshot after
-    /// falling behind.
+    /// `windows` counts the windows held (`streams` of them with a live stream, the
+    /// others within their resume grace); `windowsAlive` counts window objects not yet
+    /// freed: once windows are released it comes back to `windows`. `refusedFull`,
+    /// `refusedPerClient` and `refusedLive` count the `/events` answered 503, 429 and
+    /// 409. `eventFrames` counts the frames every window turned into event bytes;
+    /// `resets`, the streams of held windows reset to a snapshot after falling behind.
     static func status(of leaderboard: Leaderboard) -> String {
         let windows = leaderboard.openWindows
         let counts = leaderboard.counts
-        var list: [String] = []
-        list.reserveCapacity(windows.count)
+        let limits = leaderboard.limits
         var rowsLoaded = 0, maxRows = 0, grouped = 0, resets = 0
         for window in windows {
             let rows = window.rows.count
@@ -214,41 +250,52 @@ enum DemoRoutes {
             maxRows = max(maxRows, rows)
             if window.isGrouped { grouped += 1 }
             resets += window.resets
-            list.append(#"{"id":"\#(window.id)","grouped":\#(window.isGrouped),"version":\#(window.version ?? 0),"rows":\#(rows)}"#)
         }
         return """
-            {"windows":\(windows.count),"groupedWindows":\(grouped),"windowsOpened":\(counts.opened),"windowsReleased":\(counts.released),\
-            "windowsAlive":\(LeaderboardWindow.alive.load(ordering: .relaxed)),"rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),\
+            {"windows":\(counts.held),"streams":\(counts.streaming),"groupedWindows":\(grouped),"windowsOpened":\(counts.since.opened),\
+            "windowsReleased":\(counts.since.released),"windowsResumed":\(counts.since.resumed),\
+            "windowsAlive":\(LeaderboardWindow.alive.load(ordering: .relaxed)),"refusedFull":\(counts.since.refusedFull),\
+            "refusedPerClient":\(counts.since.refusedClient),"refusedLive":\(counts.since.refusedLive),"maxWindows":\(limits.maxWindows),\
+            "maxWindowsPerClient":\(limits.maxWindowsPerClient),"resumeGraceMs":\(Int(limits.resumeGrace / .milliseconds(1))),\
+            "rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),\
             "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"players":\(leaderboard.roster.count),\
-            "feedEvents":\(leaderboard.feedEvents),"eventFrames":\(counts.frames),"resets":\(resets),"windowList":[\(list.joined(separator: ","))]}
+            "feedEvents":\(leaderboard.feedEvents),"eventFrames":\(counts.frames),"resets":\(resets)}
             """
     }
 
-    /// The `window` a request names, `nil` when it names none, or the 400 answer to a
-    /// malformed one.
-    static func windowID(of request: Request) -> Result<String?, RequestError> {
-        guard let id = request.uri.queryParameters["window"].map(String.init) else { return .success(nil) }
-        let allowed = id.utf8.allSatisfy { byte in
+    /// `Retry-After` for a refused `/events`, in seconds: the resume grace (a window
+    /// whose stream ended is released within it), from 1 to 60.
+    static func retryAfter(_ leaderboard: Leaderboard) -> String {
+        let grace = leaderboard.limits.resumeGrace
+        let seconds = Int((grace / .seconds(1)).rounded(.up))
+        return String(min(60, max(1, seconds)))
+    }
+
+    /// The token in `parameter` of a request, `nil` when there is none, or the 400
+    /// answer to one that cannot be a token.
+    static func token(of request: Request, parameter: String) -> Result<String?, RequestError> {
+        guard let token = request.uri.queryParameters[Substring(parameter)].map(String.init) else { return .success(nil) }
+        let allowed = token.utf8.allSatisfy { byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
-        guard allowed, (1 ... 64).contains(id.utf8.count) else {
-            return .failure(RequestError(response: error(.badRequest, "window must be 1–64 letters, digits, - or _")))
+        guard allowed, (1 ... 64).contains(token.utf8.count) else {
+            return .failure(RequestError(response: error(.badRequest, "\(parameter) must be a window token: 1–64 letters, digits, - or _")))
         }
-        return .success(id)
+        return .success(token)
     }
 
-    /// The open window a request names, or the answer when it names none (400) or one
-    /// that is not open (404).
+    /// The window a request's token names, or the answer when it names none (400) or
+    /// one that is not held (404).
     static func requiredWindow(of request: Request, in leaderboard: Leaderboard) -> Result<LeaderboardWindow, RequestError> {
-        switch windowID(of: request) {
+        switch token(of: request, parameter: "window") {
         case .failure(let failure):
             return .failure(failure)
         case .success(nil):
-            return .failure(RequestError(response: error(.badRequest, "window is required: the id the page's /events stream was opened with")))
-        case .success(let id?):
-            guard let window = leaderboard.window(id) else {
-                return .failure(RequestError(response: error(.notFound, "no window \(id) is open: its event stream has ended")))
+            return .failure(RequestError(response: error(.badRequest, "window is required: the token of the page's /events stream")))
+        case .success(let token?):
+            guard let window = leaderboard.window(token) else {
+                return .failure(RequestError(response: error(.notFound, "no such window: its stream ended and was not resumed in time, or it never existed")))
             }
             return .success(window)
         }
@@ -273,12 +320,14 @@ enum DemoRoutes {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+    static func error(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
         struct Body: Encodable { let error: String, status: Int }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = (try? encoder.encode(Body(error: message, status: status.code))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {
