@@ -10,7 +10,8 @@
 # under a fast feed: changes inside a window reach it as batches, changes outside do
 # not grow it, never more than maxLoadedRows after a trim (see window_check.py); that
 # SIGTERM stops it while streams that stopped reading are stuck (see
-# shutdown_check.py); last, 200 live windows with fresh /status requests and
+# shutdown_check.py); that windows are private: server-made tokens, never listed, not
+# taken over, capped, resumed within their grace (see privacy_check.py); last, 200 live windows with fresh /status requests and
 # connections that send nothing, with the connection timeouts set short, and every
 # window released and freed once the streams close (see load_check.py). Installs
 # Chromium with apt-get when it is missing. Exits non-zero on any failure.
@@ -72,7 +73,7 @@ stop_server() {
     server_pid=
 }
 
-start_server --feed-interval 40 --page-latency 100
+start_server --feed-interval 40 --page-latency 100 --resume-grace 2000
 echo "browser-test: server at $url, browser $("$chromium" --version 2>/dev/null | head -n 1)"
 
 if ! timeout 300 python3 "$tests/browser_check.py" --url "$url" --chromium "$chromium" "$@"; then
@@ -83,7 +84,7 @@ fi
 stop_server
 
 # The endpoints without a browser, on a quiet list with a short heartbeat.
-start_server --feed-interval 0 --heartbeat 200 --page-latency 50
+start_server --feed-interval 0 --heartbeat 200 --page-latency 50 --resume-grace 1000
 echo "browser-test: HTTP checks at $url"
 if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
     echo "browser-test: server log:" >&2
@@ -91,6 +92,10 @@ if ! timeout 120 python3 "$tests/http_check.py" --url "$url"; then
     exit 1
 fi
 stop_server
+
+# Windows are private: tokens, the takeover sequence, caps, resume (see privacy_check.py).
+echo "browser-test: privacy check"
+timeout 300 python3 "$tests/privacy_check.py" --server "$server"
 
 # Windows under a fast feed: what reaches a window, and what does not.
 echo "browser-test: window check"

@@ -222,6 +222,15 @@ def fetch_json(url, timeout=10):
         return json.loads(response.read().decode("utf-8"))
 
 
+def http_status(url, timeout=10):
+    """The HTTP status of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
 def snapshot_at(base, window, version, timeout=10):
     """The server's snapshot message of `window` at `version` (retrying while it is not rendered yet)."""
     deadline = time.monotonic() + timeout
@@ -494,8 +503,8 @@ def main():
             raise CheckFailed(f"the second tab shares or moved the first tab's window: {other_dom['window']} vs {window_id}, {mine}")
         devtools.send("Target.closeTarget", {"targetId": other_target})
         devtools.send("Target.activateTarget", {"targetId": page_target["targetId"]})
-        wait_for("the closed tab's window is released",
-                 lambda: other_dom["window"] not in [w["id"] for w in fetch_json(base + "status")["windowList"]], 30)
+        wait_for("the closed tab's window is released (after its resume grace)",
+                 lambda: http_status(f"{base}status?window={other_dom['window']}") == 404, 30)
         print(f"ok: a second tab got its own window {other_dom['window']} at rank 1 ({len(other_dom['ids'])} rows) while window "
               f"{window_id} stayed at rank {mine['firstRank']}; closing the tab released its window")
 

@@ -6,7 +6,7 @@ Run against a server started with the feed off and a short heartbeat, e.g.
 
 - every GET endpoint answers HEAD with the same status, content type and length, and no body;
 - a grouped window (``/events?group=tier``) groups the same rows by tier as a flat one,
-  an unknown ``group`` is answered 400, a malformed window 400, an unknown one 404, and
+  an unknown ``group`` is answered 400, a malformed token 400, an unknown one 404, and
   ``/snapshot``, ``/appear`` and ``/retry`` without a window 400;
 - another method on a known path is answered 405 with an ``Allow`` header;
 - an idle ``/events`` stream gets ``: heartbeat`` comment lines;
@@ -15,7 +15,11 @@ Run against a server started with the feed off and a short heartbeat, e.g.
   done), while the other stays on its first page; driven back up, it loads the previous
   pages until it starts at rank 1 with the same rows as the other;
 - browsers that close their ``/events`` connection have their windows released and
-  freed (``/status``'s ``windows`` and ``windowsAlive``) within a few heartbeats.
+  freed (``/status``'s ``windows`` and ``windowsAlive``) once the resume grace is over
+  (start the server with a short ``--resume-grace``, e.g. 1000).
+
+Windows are named by the tokens the server sends in each stream's ``window`` event
+(``open_events``); ``privacy_check.py`` checks what a token protects.
 
 Python 3 standard library only. Exit status 0 when every check passes.
 """
@@ -67,11 +71,17 @@ def appear(base, window, offsets):
     return json.loads(body)
 
 
-def open_events(base, window=None, group=None):
-    """A raw socket reading /events, after its headers and its snapshot message (the
-    first ``data:`` line that is not the ``window`` event)."""
-    query = "&".join(part for part in [f"window={window}" if window else "", f"group={group}" if group else ""] if part)
-    sock = socket.create_connection((base.hostname, base.port), timeout=10)
+WINDOW_EVENT = re.compile(rb'event: window\ndata: \{"type":"window","id":"([A-Za-z0-9_-]+)"\}\n\n')
+
+
+def open_events(base, group=None, resume=None, source=None):
+    """A new window's stream (or, with `resume`, that window's new stream) read on a raw
+    socket up to its snapshot message (the first ``data:`` line after the ``window``
+    event): (socket, the window's token from its ``window`` event, the bytes read).
+    `source` binds the socket to that local address first (another loopback address is
+    another client)."""
+    query = "&".join(part for part in [f"resume={resume}" if resume else "", f"group={group}" if group else ""] if part)
+    sock = socket.create_connection((base.hostname, base.port), timeout=10, source_address=(source, 0) if source else None)
     sock.sendall(f"GET /events{'?' + query if query else ''} HTTP/1.1\r\nHost: {base.hostname}\r\nAccept: text/event-stream\r\n\r\n".encode())
     received = b""
     deadline = time.monotonic() + 10
@@ -83,9 +93,10 @@ def open_events(base, window=None, group=None):
         if not chunk:
             raise CheckFailed("/events closed before its snapshot message")
         received += chunk
-    if b"event: window\ndata: {\"type\":\"window\",\"id\":" not in received:
+    named = WINDOW_EVENT.search(received)
+    if not named or named.start() > received.find(b'data: {"type":"snapshot"'):
         raise CheckFailed(f"/events did not name its window first: {received[:200]!r}")
-    return sock
+    return sock, named.group(1).decode(), received
 
 
 def start_server(executable, *arguments):
@@ -136,12 +147,12 @@ def main():
 
     # 1. HEAD answers as GET does, without a body: same status, type and length. The
     #    server status first, before any stream opens a window that would change it.
-    flat_window = open_events(base, "http-flat")
-    grouped_window = open_events(base, "http-grouped", "tier")
-    settled(base, "http-flat")
-    settled(base, "http-grouped")
-    paths = ["/status", "/", "/list-client.js", "/?group=tier", "/snapshot?window=http-flat", "/snapshot?window=http-grouped",
-             "/status?window=http-flat", "/snapshot?window=nope", "/snapshot", "/events", "/events?group=tier"]
+    flat_window, flat_token, _ = open_events(base)
+    grouped_window, grouped_token, _ = open_events(base, "tier")
+    settled(base, flat_token)
+    settled(base, grouped_token)
+    paths = ["/status", "/", "/list-client.js", "/?group=tier", f"/snapshot?window={flat_token}", f"/snapshot?window={grouped_token}",
+             f"/status?window={flat_token}", "/snapshot?window=nope", "/snapshot", "/events", "/events?group=tier"]
     for path in paths:
         get_status, get_headers, _ = request(base, "GET", path)
         head_status, head_headers, head_body = request(base, "HEAD", path)
@@ -153,27 +164,27 @@ def main():
 
     # 1b. A grouped window holds the same rows as a flat one at the same place, in
     #     sections in tier order; bad parameters are 400, an unknown window 404.
-    flat = snapshot(base, "http-flat")
-    grouped = snapshot(base, "http-grouped")
+    flat = snapshot(base, flat_token)
+    grouped = snapshot(base, grouped_token)
     tiers = ["diamond", "platinum", "gold", "silver", "bronze"]
     keys = [section["key"] for section in grouped.get("sections", [])]
     grouped_ids = [item["id"] for section in grouped.get("sections", []) for item in section["items"]]
     flat_ids = [item["id"] for item in flat["items"]]
     if grouped_ids != flat_ids or [key for key in tiers if key in keys] != keys or not keys:
-        raise CheckFailed(f"window http-grouped's sections {keys} ({len(grouped_ids)} rows) do not group http-flat's {len(flat_ids)} rows")
-    for path, expected in [("/?group=nope", 400), ("/events?group=nope", 400), ("/events?window=bad%20id", 400),
-                           ("/events?window=" + "x" * 65, 400), ("/snapshot", 400), ("/snapshot?window=nope", 404),
-                           ("/status?window=nope", 404), ("/snapshot?window=http-flat&version=x", 400)]:
+        raise CheckFailed(f"the grouped window's sections {keys} ({len(grouped_ids)} rows) do not group the flat window's {len(flat_ids)} rows")
+    for path, expected in [("/?group=nope", 400), ("/events?group=nope", 400), ("/events?resume=bad%20id", 400),
+                           ("/events?resume=" + "x" * 65, 400), ("/snapshot", 400), ("/snapshot?window=nope", 404),
+                           ("/status?window=nope", 404), (f"/snapshot?window={flat_token}&version=x", 400)]:
         code, _, _ = request(base, "GET", path)
         if code != expected:
             raise CheckFailed(f"GET {path}: {code} (expected {expected})")
-    for path, expected in [("/appear?offset=1", 400), ("/appear?window=nope&offset=1", 404), ("/appear?window=http-flat&offset=x", 400),
-                           ("/appear?window=http-flat", 400), ("/retry", 400), ("/retry?window=nope", 404)]:
+    for path, expected in [("/appear?offset=1", 400), ("/appear?window=nope&offset=1", 404), (f"/appear?window={flat_token}&offset=x", 400),
+                           (f"/appear?window={flat_token}", 400), ("/retry", 400), ("/retry?window=nope", 404)]:
         code, _, _ = request(base, "POST", path)
         if code != expected:
             raise CheckFailed(f"POST {path}: {code} (expected {expected})")
     print(f"ok: a grouped window groups the flat window's {len(flat_ids)} rows into {keys}; "
-          "bad group or window 400, unknown window 404, no window 400")
+          "bad group or token 400, unknown token 404, no window 400")
 
     # 2. A known path with another method: 405 and Allow, with or without a trailing slash.
     for method, path, allowed in [("GET", "/appear?offset=1", "POST"), ("GET", "/retry", "POST"), ("DELETE", "/snapshot", "GET, HEAD"),
@@ -186,10 +197,10 @@ def main():
     print("ok: another method on a known path is 405 with Allow; an unknown path is 404")
 
     # 3. POST /retry answers the window's status; with no failed load it changes nothing.
-    code, _, body = request(base, "POST", "/retry?window=http-flat")
-    if code != 200 or json.loads(body)["pagination"] != status(base, "http-flat")["pagination"] or json.loads(body)["window"] != "http-flat":
+    code, _, body = request(base, "POST", f"/retry?window={flat_token}")
+    if code != 200 or json.loads(body)["pagination"] != status(base, flat_token)["pagination"] or json.loads(body)["window"] != flat_token:
         raise CheckFailed(f"POST /retry: {code} {body[:200]!r}")
-    print("ok: POST /retry?window=ID answers the window's status")
+    print("ok: POST /retry?window=TOKEN answers the window's status")
 
     # 4. An idle stream gets heartbeats.
     received = b""
@@ -200,28 +211,28 @@ def main():
         received += flat_window.recv(4096)
     print("ok: an idle /events stream gets heartbeat comment lines")
 
-    # 5. Windows are independent. http-grouped is driven down with /appear (the last
-    #    row, as a browser scrolling down reports it) while http-flat is left alone.
-    top = status(base, "http-flat")
+    # 5. Windows are independent. The grouped window is driven down with /appear (the last
+    #    row, as a browser scrolling down reports it) while the flat one is left alone.
+    top = status(base, flat_token)
     if top["firstRank"] != 1 or top["loadedPages"] != 1 or top["prepend"] != "exhausted":
         raise CheckFailed(f"a new window does not start with one page at rank 1: {top}")
     bound = top["maxLoadedRows"]
-    deep = settled(base, "http-grouped")
+    deep = settled(base, grouped_token)
     most = deep["rows"]
     steps = 0
     while deep["firstRank"] < 1000:
         if steps > 200:
-            raise CheckFailed(f"driving window http-grouped down stalled at {deep}")
-        appear(base, "http-grouped", f"{max(0, deep['rows'] - 30)},{deep['rows'] - 1}")
-        deep = settled(base, "http-grouped")
+            raise CheckFailed(f"driving the grouped window down stalled at {deep}")
+        appear(base, grouped_token, f"{max(0, deep['rows'] - 30)},{deep['rows'] - 1}")
+        deep = settled(base, grouped_token)
         most = max(most, deep["rows"])
         if deep["rows"] > bound:
-            raise CheckFailed(f"window http-grouped holds {deep['rows']} rows after its trim (bound {bound})")
+            raise CheckFailed(f"the grouped window holds {deep['rows']} rows after its trim (bound {bound})")
         steps += 1
-    now = status(base, "http-flat")
+    now = status(base, flat_token)
     if (now["loadedPages"], now["rows"], now["firstId"], now["version"]) != (top["loadedPages"], top["rows"], top["firstId"], top["version"]):
-        raise CheckFailed(f"window http-flat changed while another window scrolled: {top} → {now}")
-    deep_ids = {item["id"] for section in snapshot(base, "http-grouped")["sections"] for item in section["items"]}
+        raise CheckFailed(f"the flat window changed while another window scrolled: {top} → {now}")
+    deep_ids = {item["id"] for section in snapshot(base, grouped_token)["sections"] for item in section["items"]}
     if deep_ids & set(flat_ids):
         raise CheckFailed("the window scrolled down still holds rows of the first page")
     print(f"ok: a window driven down to rank {deep['firstRank']} in {steps} steps ({deep['loadedPages']} pages loaded, "
@@ -232,13 +243,13 @@ def main():
     steps = 0
     while deep["prepend"] != "exhausted":
         if steps > 200:
-            raise CheckFailed(f"driving window http-grouped up stalled at {deep}")
-        appear(base, "http-grouped", f"{min(deep['rows'] - 1, 30)},0")
-        deep = settled(base, "http-grouped")
+            raise CheckFailed(f"driving the grouped window up stalled at {deep}")
+        appear(base, grouped_token, f"{min(deep['rows'] - 1, 30)},0")
+        deep = settled(base, grouped_token)
         if deep["rows"] > bound:
-            raise CheckFailed(f"window http-grouped holds {deep['rows']} rows after its trim (bound {bound})")
+            raise CheckFailed(f"the grouped window holds {deep['rows']} rows after its trim (bound {bound})")
         steps += 1
-    back = [item["id"] for section in snapshot(base, "http-grouped")["sections"] for item in section["items"]]
+    back = [item["id"] for section in snapshot(base, grouped_token)["sections"] for item in section["items"]]
     if deep["firstRank"] != 1 or back[:len(flat_ids)] != flat_ids:
         raise CheckFailed(f"scrolled back up, the window starts at rank {deep['firstRank']} with {back[:3]}, not {flat_ids[:3]}")
     print(f"ok: scrolling up loaded the previous pages in {steps} steps, back to rank 1 with the first window's "
@@ -248,22 +259,25 @@ def main():
     #    changes in the lists. The streams step 1 opened and closed are released once a
     #    heartbeat finds them closed: wait until the two windows above are the only ones.
     grouped_window.close()
-    wait_for("the two windows of step 1 are the only ones left", lambda: status(base)["windows"] == 1, 10)
+    grace = status(base)["resumeGraceMs"] / 1000
+    wait_for("the flat window of step 1 is the only one left", lambda: status(base)["windows"] == 1, 10 + grace)
     before = status(base)
     leaving = [open_events(base) for _ in range(5)]
     wait_for("6 windows are open", lambda: status(base)["windows"] == 6, 5)
-    named = status(base)["windowList"]
-    for sock in leaving:
+    named = [token for _, token, _ in leaving]
+    if len(set(named + [flat_token, grouped_token])) != 7:
+        raise CheckFailed(f"two streams were given the same window token: {named}")
+    for sock, _, _ in leaving:
         sock.close()
     wait_for("the 5 closed connections' windows are released and freed",
-             lambda: (lambda s: s["windows"] == 1 and s["windowsAlive"] == 1)(status(base)), 10)
+             lambda: (lambda s: s["windows"] == 1 and s["windowsAlive"] == 1)(status(base)), 10 + grace)
     flat_window.close()
-    wait_for("the last window is released and freed", lambda: (lambda s: s["windows"] == 0 and s["windowsAlive"] == 0)(status(base)), 10)
+    wait_for("the last window is released and freed", lambda: (lambda s: s["windows"] == 0 and s["windowsAlive"] == 0)(status(base)), 10 + grace)
     after = status(base)
     if after["feedEvents"] != before["feedEvents"]:
         raise CheckFailed(f"the feed played during the check: {before['feedEvents']} → {after['feedEvents']} events")
-    print(f"ok: closed /events connections release their windows ({len(named)} open, named "
-          f"{sorted(w['id'] for w in named)[:3]}…), all freed: {after['windowsOpened']} opened, {after['windowsReleased']} released, "
+    print(f"ok: closed /events connections release their windows after the {grace:g} s resume grace ({len(named)} "
+          f"opened, tokens {sorted(named)[:2]}…), all freed: {after['windowsOpened']} opened, {after['windowsReleased']} released, "
           f"{after['windowsAlive']} alive")
 
 

@@ -5,8 +5,9 @@ Starts the demo given with ``--server`` on a free port (or uses the one at ``--u
 whose process id ``--pid`` gives for its memory and CPU figures), then:
 
 1. opens ``--streams`` ``/events`` connections at once (a burst, as after a restart),
-   each with its own window (``window=load-N``), and waits until each has its first
-   snapshot message;
+   each with its own window (named by the token in its ``window`` event), from loopback
+   addresses ``127.0.0.2`` and up, ``--per-address`` streams each (under the server's
+   ``--max-windows-per-client``), and waits until each has its first snapshot message;
 2. for ``--duration`` seconds keeps every stream reading while a separate process asks
    for ``/status`` on a fresh connection ``--status-rate`` times a second, and opens
    connections that send nothing, half a request head, a head one byte at a time, or one
@@ -16,15 +17,16 @@ whose process id ``--pid`` gives for its memory and CPU figures), then:
      whose ``from`` is the version of the message before, or a newer snapshot (the
      hub's reset of a client that fell behind), by the rules of the wire format;
    - no stream was closed by the server, and each catches up with its window's version
-     at the end;
+     (``/status?window=TOKEN``) at the end;
+   - ``/status`` names no window: none of the streams' tokens is in it;
    - ``/status`` answered every request, with a 95th percentile under ``--p95-ms`` in
      every slice of the run;
    - the server closed the silent connections after its header timeout, and the one
      that stopped after a request after its idle timeout, neither early nor much later;
    - the server turned each frame into event bytes once (``/status``'s
      ``eventFrames`` against the messages the streams received);
-   - once every stream is closed, every window is released and freed (``/status``'s
-     ``windows`` and ``windowsAlive`` back to 0: no window leaks);
+   - once every stream is closed, every window is released after its resume grace and
+     freed (``/status``'s ``windows`` and ``windowsAlive`` back to 0: no window leaks);
 4. prints one table row: streams, messages a second per stream, ``/status``
    p50/p95/max, the server's resident memory (VmRSS now, VmHWM its peak) and CPU time
    (utime + stime during the run, in total and per stream), from ``/proc``.
@@ -75,7 +77,7 @@ def percentile(values, fraction):
 class Stream:
     """One /events connection: its HTTP response, chunked body and Server-Sent Events."""
 
-    __slots__ = ("sock", "index", "opened", "sent", "first_snapshot", "head", "chunked", "raw", "events",
+    __slots__ = ("sock", "index", "opened", "sent", "first_snapshot", "head", "chunked", "raw", "events", "token",
                  "version", "messages", "window_messages", "resets", "violations", "closed", "error")
 
     def __init__(self, sock, index, opened):
@@ -88,6 +90,7 @@ class Stream:
         self.chunked = False
         self.raw = b""               # bytes not yet decoded (head or chunks)
         self.events = b""            # event-stream text not yet split into events
+        self.token = None            # the window's token, from the window event
         self.version = None          # the version the client holds
         self.messages = 0
         self.window_messages = 0
@@ -135,9 +138,21 @@ class Stream:
             return
         *complete, self.events = self.events.split(b"\n\n")
         for event in complete:
-            for line in event.split(b"\n"):
+            lines = event.split(b"\n")
+            if b"event: window" in lines:
+                self.named(lines)
+                continue
+            for line in lines:
                 if line.startswith(b"data: "):
                     self.message(line[6:], now, full_json)
+
+    def named(self, lines):
+        """Takes the window event's token."""
+        data = [line[6:] for line in lines if line.startswith(b"data: ")]
+        try:
+            self.token = json.loads(data[0])["id"]
+        except (IndexError, ValueError, KeyError, TypeError):
+            self.violations.append(f"a window event without a token: {lines!r}")
 
     def message(self, data, now, full_json):
         """Checks one message's versions against the version held."""
@@ -208,7 +223,8 @@ class Server:
         if options.server:
             self.errors = tempfile.TemporaryFile()
             arguments = [options.server, "--port", "0", "--feed-interval", str(options.feed_interval), "--heartbeat", str(options.heartbeat),
-                         "--header-timeout", str(options.header_timeout), "--idle-timeout", str(options.idle_timeout)]
+                         "--header-timeout", str(options.header_timeout), "--idle-timeout", str(options.idle_timeout),
+                         "--resume-grace", str(options.resume_grace)]
             self.process = subprocess.Popen(arguments + options.server_arg, stdout=subprocess.PIPE,
                                             stderr=self.errors, text=True)
             self.pid = self.process.pid
@@ -229,13 +245,25 @@ class Server:
         self.errors.seek(0)
         return self.errors.read()[-2000:].decode(errors="replace")
 
-    def status(self, timeout=10):
+    def status(self, timeout=10, window=None, text=False):
+        """/status (or /status?window=TOKEN), decoded, or its text."""
         connection = http.client.HTTPConnection(*self.address, timeout=timeout)
         try:
-            connection.request("GET", "/status")
-            return json.loads(connection.getresponse().read())
+            connection.request("GET", "/status" + (f"?window={window}" if window else ""))
+            body = connection.getresponse().read()
+            return body.decode() if text else json.loads(body)
         finally:
             connection.close()
+
+    def versions(self, streams):
+        """Each stream's window version, by stream index (0 for a window that is gone)."""
+        versions = {}
+        for stream in streams:
+            try:
+                versions[stream.index] = self.status(window=stream.token)["version"] if stream.token else 0
+            except (KeyError, ValueError):
+                versions[stream.index] = 0
+        return versions
 
     def proc(self):
         """(VmRSS, VmHWM) in KiB, CPU seconds, open file descriptors; Nones without a pid."""
@@ -287,7 +315,7 @@ def probe(options):
             connection.request("GET", "/status")
             response = connection.getresponse()
             body = response.read()
-            if response.status != 200 or b'"version"' not in body:
+            if response.status != 200 or b'"windows"' not in body:
                 error = f"status {response.status}"
             else:
                 latency = time.monotonic() - started
@@ -344,6 +372,10 @@ def main():
                         help="the server's idle timeout in ms: passed with --server, expected with --url (default 2000)")
     parser.add_argument("--heartbeat", type=int, default=1000,
                         help="with --server: the server's heartbeat in ms, which bounds how long a closed stream's window is kept (default 1000)")
+    parser.add_argument("--resume-grace", type=int, default=1000,
+                        help="with --server: how long a window is kept after its stream ends, in ms (default 1000)")
+    parser.add_argument("--per-address", type=int, default=50,
+                        help="streams from each loopback address, 127.0.0.2 and up (default 50; under the server's --max-windows-per-client)")
     parser.add_argument("--server-arg", action="append", default=[], help="another argument for the server (repeatable)")
     parser.add_argument("--silent", type=int, default=100, help="connections that send nothing (default 100)")
     parser.add_argument("--half", type=int, default=50, help="connections that send half a request head (default 50)")
@@ -390,6 +422,8 @@ def measure(options, server, streams, idlers):
     burst = time.monotonic()
     for index in range(options.streams):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # Another loopback address is another client to the server's per-client cap.
+        sock.bind((f"127.0.{(2 + index // options.per_address) // 256}.{(2 + index // options.per_address) % 256}", 0))
         sock.setblocking(False)
         stream = Stream(sock, index, time.monotonic())
         sock.connect_ex(server.address)
@@ -413,7 +447,7 @@ def measure(options, server, streams, idlers):
                 error = stream.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
                 if error:
                     raise CheckFailed(f"stream {stream.index}: connect failed: {os.strerror(error)}")
-                stream.sock.send(f"GET /events?window=load-{stream.index} HTTP/1.1\r\nHost: {server.base.netloc}\r\n"
+                stream.sock.send(f"GET /events HTTP/1.1\r\nHost: {server.base.netloc}\r\n"
                                  "Accept: text/event-stream\r\n\r\n".encode())
                 stream.sent = True
                 selector.modify(stream.sock, selectors.EVENT_READ, stream)
@@ -437,11 +471,10 @@ def measure(options, server, streams, idlers):
     deadline = time.monotonic() + options.connect_timeout
     while True:
         status = server.status()
-        if len(status["windowList"]) == options.streams and all(w["rows"] > 0 for w in status["windowList"]):
+        if status["windows"] == options.streams and status["emptyWindows"] == 0:
             break
         if time.monotonic() > deadline:
-            empty = sum(1 for w in status["windowList"] if w["rows"] == 0)
-            raise CheckFailed(f"{empty} of {len(status['windowList'])} windows had no rows {options.connect_timeout:.0f} s after they opened")
+            raise CheckFailed(f"{status['emptyWindows']} of {status['windows']} windows had no rows {options.connect_timeout:.0f} s after they opened")
         for key, _ in selector.select(0.1):
             read(key.data, selector, full_json)
     settle = time.monotonic() + 1
@@ -453,6 +486,7 @@ def measure(options, server, streams, idlers):
 
     # 2. The run: fresh /status requests from another process, idle connections here.
     status_before = server.status()
+    versions_before = server.versions(streams)
     _, _, cpu_before, _ = server.proc()
     prober = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--probe", "--url", f"http://{server.base.netloc}/",
                                "--duration", str(options.duration), "--status-rate", str(options.status_rate),
@@ -506,13 +540,13 @@ def measure(options, server, streams, idlers):
                 read_idler(connection, selector)
     rss_end, hwm, cpu_end, fds_end = server.proc()
     status_after = server.status()
+    status_text = server.status(text=True)
     elapsed = time.monotonic() - start
     output, _ = prober.communicate(timeout=options.status_timeout + 30)
     probes = json.loads(output)
 
     # 3. The streams catch up with their window's version at the end of the run.
-    versions = {window["id"]: window["version"] for window in status_after["windowList"]}
-    target = {s.index: versions.get(f"load-{s.index}", 0) for s in streams}
+    target = server.versions(streams)
     catch_up = time.monotonic() + 10
     while any(s.closed is None and (s.version or 0) < target[s.index] for s in streams) and time.monotonic() < catch_up:
         for key, _ in selector.select(0.2):
@@ -528,9 +562,14 @@ def measure(options, server, streams, idlers):
     if cut:
         failures.append(f"the server closed {len(cut)} streams, e.g. stream {cut[0].index} after "
                         f"{cut[0].closed - cut[0].opened:.1f} s ({cut[0].error or 'end of stream'})")
-    missing = [s.index for s in streams if f"load-{s.index}" not in versions]
+    missing = [s.index for s in streams if not s.token or target[s.index] == 0]
     if missing:
-        failures.append(f"{len(missing)} streams have no window in /status, e.g. load-{missing[0]}")
+        failures.append(f"{len(missing)} streams have no window token or no window at /status?window=TOKEN, e.g. stream {missing[0]}")
+    listed = [s.index for s in streams if s.token and s.token in status_text]
+    if listed:
+        failures.append(f"/status lists {len(listed)} window tokens, e.g. stream {listed[0]}'s")
+    if len({s.token for s in streams}) != len(streams):
+        failures.append("two streams were given the same window token")
     behind = [s for s in streams if s.closed is None and (s.version or 0) < target[s.index]]
     if behind:
         failures.append(f"{len(behind)} streams had not reached their window's version 10 s after the run, e.g. stream {behind[0].index} "
@@ -589,7 +628,7 @@ def measure(options, server, streams, idlers):
 
     # Frames turned into bytes once: each window has one stream, so at most once per
     # message its stream received, plus the frames still on their way at the end.
-    published = sum(w["version"] for w in status_after["windowList"]) - sum(w["version"] for w in status_before["windowList"])
+    published = sum(target.values()) - sum(versions_before.values())
     received = sum(s.window_messages for s in streams)
     made = status_after.get("eventFrames", 0) - status_before.get("eventFrames", 0)
     if "eventFrames" not in status_after:
@@ -624,17 +663,18 @@ def measure(options, server, streams, idlers):
     # No leak: closed streams release their windows, and released windows are freed.
     for connection in streams + idlers:
         connection.sock.close()
-    heartbeat_s = (options.heartbeat if server.process is not None else 15_000) / 1000
-    deadline = time.monotonic() + 2 * heartbeat_s + 10
+    grace_s = status_after["resumeGraceMs"] / 1000
+    deadline = time.monotonic() + grace_s + 10
     while True:
         status = server.status()
         if status["windows"] == 0 and status["windowsAlive"] == 0:
             break
         if time.monotonic() > deadline:
             raise CheckFailed(f"{status['windows']} windows still open and {status['windowsAlive']} alive "
-                              f"{2 * heartbeat_s + 10:.0f} s after every stream closed")
+                              f"{grace_s + 10:.0f} s after every stream closed")
         time.sleep(0.1)
-    print(f"ok: every stream closed: all {status['windowsOpened']} windows released ({status['windowsReleased']}) and freed (0 alive)")
+    print(f"ok: every stream closed: all {status['windowsOpened']} windows released ({status['windowsReleased']}) after the "
+          f"{grace_s:g} s resume grace and freed (0 alive)")
 
     if server.process is not None:
         stopped = time.monotonic()

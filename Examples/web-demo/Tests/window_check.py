@@ -7,7 +7,7 @@ format's rules: window ``top`` stays on its first page; window ``deep`` is drive
 the list with ``/appear`` until it starts past rank 1,500. Then, with no more
 ``/appear``, for ``--duration`` seconds, checks that
 
-- the two streams are different windows: different ids, versions and rows, ``top`` at
+- the two streams are different windows: different tokens, versions and rows, ``top`` at
   rank 1 with one page loaded, although ``deep`` loaded dozens;
 - feed changes that fall inside a window reach it as small batches, one per change
   (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: ``deep`` gets far
@@ -16,9 +16,9 @@ the list with ``/appear`` until it starts past rank 1,500. Then, with no more
   that gap joins as the first or last row);
 - every batch keeps the rows in leaderboard order, and a window never holds more than
   ``maxLoadedRows`` rows once its trim is done;
-- each replayed list equals the server's ``/snapshot?window=ID&version=N`` of the
+- each replayed list equals the server's ``/snapshot?window=TOKEN&version=N`` of the
   version it reached;
-- closing the streams releases and frees both windows.
+- closing the streams releases and frees both windows once their resume grace is over.
 
 Python 3 standard library only, and the helpers of ``http_check.py`` beside it. Exit
 status 0 when every check passes.
@@ -44,18 +44,21 @@ def score(html):
 class Replay:
     """One window's /events stream, read on a thread and applied to a list of rows."""
 
-    def __init__(self, base, window, after_version=None):
-        self.window = window
+    def __init__(self, base, label, after_version=None):
+        self.label = label
+        self.window = None         # the token of its window event
         self.rows = []             # [(id, html)]
         self.version = None
         self.batches = 0
+        self.snapshots = 0
         self.inserted = []         # (index, length before, first-row score, last-row score, new score), feed phase only
         self.watching = False
         self.steps = []            # steps per batch, feed phase only
         self.problems = []
+        self.ended = False         # the stream ended (or the socket was closed here)
         self.lock = threading.Lock()
         self.sock = socket.create_connection((base.hostname, base.port), timeout=30)
-        self.sock.sendall(f"GET /events?window={window} HTTP/1.1\r\nHost: {base.hostname}\r\n\r\n".encode())
+        self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: {base.hostname}\r\n\r\n".encode())
         threading.Thread(target=self.read, daemon=True).start()
 
     def read(self):
@@ -64,8 +67,10 @@ class Replay:
             try:
                 chunk = self.sock.recv(65536)
             except OSError:
-                return
+                chunk = b""
             if not chunk:
+                with self.lock:
+                    self.ended = True
                 return
             raw += chunk
             if head is None:
@@ -86,6 +91,9 @@ class Replay:
             for event in complete:
                 lines = event.split(b"\n")
                 if b"event: window" in lines:
+                    named = [line for line in lines if line.startswith(b"data: ")]
+                    with self.lock:
+                        self.window = json.loads(named[0][6:])["id"]
                     continue
                 for line in lines:
                     if line.startswith(b"data: "):
@@ -94,6 +102,7 @@ class Replay:
 
     def apply(self, message):
         if message["type"] == "snapshot":
+            self.snapshots += 1
             self.rows = [(item["id"], item["html"]) for item in message["items"]]
             self.version = message["version"]
             return
@@ -139,23 +148,25 @@ def main():
     parser.add_argument("--duration", type=float, default=6, help="seconds of feed watched (default 6)")
     options = parser.parse_args()
 
-    server, base = start_server(options.server, "--feed-interval", "20", "--page-latency", "30", "--heartbeat", "300")
+    server, base = start_server(options.server, "--feed-interval", "20", "--page-latency", "30", "--heartbeat", "300", "--resume-grace", "500")
     streams = []
     try:
         top, deep = Replay(base, "top"), Replay(base, "deep")
         streams = [top, deep]
         wait_for("both windows have their first page", lambda: all(s.state()[1] for s in streams), 10)
+        if top.window is None or deep.window is None or top.window == deep.window:
+            raise CheckFailed(f"the two streams were not given two window tokens: {top.window!r}, {deep.window!r}")
 
         # deep goes down the list; top is left alone.
-        now = settled(base, "deep", feed=True)
+        now = settled(base, deep.window, feed=True)
         steps = 0
         while now["firstRank"] < 1500:
             if steps > 300:
                 raise CheckFailed(f"driving window deep down stalled at {now}")
-            appear(base, "deep", f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
-            now = settled(base, "deep", feed=True)
+            appear(base, deep.window, f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
+            now = settled(base, deep.window, feed=True)
             steps += 1
-        top_status, deep_status = status(base, "top"), status(base, "deep")
+        top_status, deep_status = status(base, top.window), status(base, deep.window)
         if top_status["loadedPages"] != 1 or top_status["firstRank"] != 1:
             raise CheckFailed(f"window top loaded pages while window deep scrolled: {top_status}")
         if deep_status["prepend"] == "exhausted" or deep_status["pagination"] == "exhausted":
@@ -166,7 +177,7 @@ def main():
 
         # The feed, with no more /appear.
         events_before = status(base)["feedEvents"]
-        counts_before = {s.window: s.state()[2] for s in streams}
+        counts_before = {s.label: s.state()[2] for s in streams}
         for stream in streams:
             with stream.lock:
                 stream.watching = True
@@ -177,8 +188,8 @@ def main():
         for stream in streams:
             with stream.lock:
                 stream.watching = False
-        batches = {s.window: s.state()[2] - counts_before[s.window] for s in streams}
-        problems = [f"{s.window}: {p}" for s in streams for p in s.problems]
+        batches = {s.label: s.state()[2] - counts_before[s.label] for s in streams}
+        problems = [f"{s.label}: {p}" for s in streams for p in s.problems]
         if problems:
             raise CheckFailed("; ".join(problems[:3]))
         if batches["top"] < 5:
@@ -197,12 +208,12 @@ def main():
                 window = status(base, stream.window)
                 return stream.state()[0] == window["version"] and window["pagination"] != "loading" and window["prepend"] != "loading"
             # The feed keeps playing: compare the replay with the snapshot of the version it holds.
-            wait_for(f"window {stream.window}'s stream is at its window's version", caught_up, 10)
+            wait_for(f"window {stream.label}'s stream is at its window's version", caught_up, 10)
             version, rows, _ = stream.state()
             code_body = json.loads(request(base, "GET", f"/snapshot?window={stream.window}&version={version}")[2])
             if [item["id"] for item in code_body.get("items", [])] != [id_ for id_, _ in rows]:
-                raise CheckFailed(f"window {stream.window}'s replayed v{version} differs from /snapshot?version={version}")
-        sizes = {s.window: settled(base, s.window, feed=True)["rows"] for s in streams}
+                raise CheckFailed(f"window {stream.label}'s replayed v{version} differs from /snapshot?version={version}")
+        sizes = {s.label: settled(base, s.window, feed=True)["rows"] for s in streams}
         if max(sizes.values()) > bound:
             raise CheckFailed(f"a window holds more than {bound} rows after its trim: {sizes}")
         if top.state()[1][0][0] == deep.state()[1][0][0] or set(i for i, _ in top.state()[1]) & set(i for i, _ in deep.state()[1]):

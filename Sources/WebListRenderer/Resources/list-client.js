@@ -940,8 +940,11 @@ function reportError(error) {
  * Options of {@link connectEventSource}: the {@link ListClientOptions} (except
  * `requestSnapshot`, which is provided by the connection) and the following.
  * @typedef {object} EventSourceConnectionOptions
- * @property {string|URL} snapshotURL  Where a snapshot is fetched (GET, JSON
- *   body in the snapshot wire format). Required.
+ * @property {string|URL|(() => string|URL)} snapshotURL  Where a snapshot is
+ *   fetched (GET, JSON body in the snapshot wire format); a function is asked at
+ *   every request. Required.
+ * @property {Object<string, (event: MessageEvent) => void>} [events]  Handlers of
+ *   named events (`event: NAME` in the stream), by name, on every stream opened.
  * @property {EventSourceInit} [eventSourceInit]  Passed to `EventSource`.
  * @property {RequestInit} [fetchInit]  Merged into the snapshot request.
  * @property {boolean} [initialSnapshot=true]  Fetch a snapshot right away,
@@ -963,14 +966,23 @@ function reportError(error) {
  * again, a snapshot is requested; if the browser gives up (the stream is
  * closed), the stream is reopened after a delay.
  *
+ * When `url` is a function, it is asked for the URL of every stream opened (it
+ * may return a promise), and after any stream error the connection closes the
+ * stream and opens a new one at the URL it then gives, after the retry delay,
+ * instead of letting the browser reconnect to the same URL: a server that names
+ * each stream's resource (a window token sent in a named event) is reconnected
+ * to that resource, for instance with `?resume=TOKEN`.
+ *
  * @param {Element} container  Element whose children are the rows (or sections).
- * @param {string|URL} url  URL of the event stream.
+ * @param {string|URL|(() => string|URL|Promise<string|URL>)} url  URL of the
+ *   event stream, or a function that gives it for each stream opened.
  * @param {EventSourceConnectionOptions} options
  * @returns {{client: ListClient, close: () => void}}
  */
 export function connectEventSource(container, url, options = {}) {
   const {
     snapshotURL,
+    events = {},
     eventSourceInit,
     fetchInit,
     initialSnapshot = true,
@@ -1025,7 +1037,8 @@ export function connectEventSource(container, url, options = {}) {
       while (!closed && client.awaitingSnapshot) {
         try {
           abortController = typeof AbortController === "function" ? new AbortController() : null;
-          const response = await fetchFunction(snapshotURL, {
+          const target = typeof snapshotURL === "function" ? snapshotURL() : snapshotURL;
+          const response = await fetchFunction(target, {
             cache: "no-store",
             ...fetchInit,
             headers: { Accept: "application/json", ...fetchInit?.headers },
@@ -1056,13 +1069,59 @@ export function connectEventSource(container, url, options = {}) {
     }
   }
 
+  // With a URL function, the connection reopens every broken stream itself.
+  const reopensItself = typeof url === "function";
+
+  function scheduleReopen() {
+    reopenFailures += 1;
+    reopenTimer = setTimeout(() => {
+      reopenTimer = null;
+      if (!closed) open();
+    }, backoff(reopenFailures));
+  }
+
   function open() {
-    const eventSource = new EventSourceClass(url, eventSourceInit);
+    if (!reopensItself) {
+      start(url);
+      return;
+    }
+    let target;
+    try {
+      target = url();
+    } catch (error) {
+      onError(error);
+      scheduleReopen();
+      return;
+    }
+    if (target !== null && typeof target === "object" && typeof target.then === "function") {
+      target.then(
+        (value) => {
+          if (!closed) start(value);
+        },
+        (error) => {
+          if (closed) return;
+          onError(error);
+          scheduleReopen();
+        },
+      );
+    } else {
+      start(target);
+    }
+  }
+
+  function start(target) {
+    const eventSource = new EventSourceClass(target, eventSourceInit);
     source = eventSource;
     eventSource.addEventListener("message", (event) => {
       if (closed || eventSource !== source) return;
       client.handle(event.data);
     });
+    for (const [type, handler] of Object.entries(events)) {
+      eventSource.addEventListener(type, (event) => {
+        if (closed || eventSource !== source) return;
+        handler(event);
+      });
+    }
     eventSource.addEventListener("open", () => {
       if (closed || eventSource !== source) return;
       reopenFailures = 0;
@@ -1074,15 +1133,12 @@ export function connectEventSource(container, url, options = {}) {
     eventSource.addEventListener("error", () => {
       if (closed || eventSource !== source) return;
       connectionLost = true;
-      // CLOSED (2): the browser will not reconnect by itself.
-      if (eventSource.readyState === 2) {
+      // CLOSED (2): the browser will not reconnect by itself. With a URL function
+      // the connection does not let it reconnect to the same URL.
+      if (eventSource.readyState === 2 || reopensItself) {
         eventSource.close();
         source = null;
-        reopenFailures += 1;
-        reopenTimer = setTimeout(() => {
-          reopenTimer = null;
-          if (!closed) open();
-        }, backoff(reopenFailures));
+        scheduleReopen();
       }
     });
   }

@@ -962,6 +962,63 @@ test("connectEventSource: a closed stream is reopened; failed snapshot requests 
   assert.equal(EventSource.instances[1].closed, true);
 });
 
+test("connectEventSource: a URL function is asked for every stream, named events reach their handlers, and a broken stream is reopened at the URL it gives", async () => {
+  const doc = createDocument();
+  const container = doc.createElement("ul");
+  const EventSource = makeEventSourceClass();
+  const server = makeServer();
+  let token = null;
+  const asked = [];
+  const connection = connectEventSource(container, async () => {
+    const target = token === null ? "/events" : `/events?resume=${token}`;
+    asked.push(target);
+    return target;
+  }, {
+    document: doc, EventSource, fetch: server.fetch, snapshotURL: () => `/snap?window=${token}`, initialSnapshot: false, retryDelay: 1,
+    events: { window: (event) => { token = JSON.parse(event.data).id; } },
+  });
+  await settle();
+  assert.deepEqual(asked, ["/events"]);
+  const first = EventSource.instances[0];
+  assert.equal(first.url, "/events");
+  first.open();
+  first.emit("window", { data: JSON.stringify({ type: "window", id: "T0k3n" }) });
+  assert.equal(token, "T0k3n");
+  first.send(snapshot(1, rowsOf(["a", "b"])));
+  assertInSync(connection.client, container, rowsOf(["a", "b"]), 1);
+
+  // CONNECTING: the browser would reconnect to "/events" (a new resource); the
+  // connection closes it and opens the URL the function gives now.
+  first.fail(0);
+  assert.equal(first.closed, true);
+  await sleep(20);
+  assert.deepEqual(asked, ["/events", "/events?resume=T0k3n"]);
+  const second = EventSource.instances[1];
+  assert.equal(second.url, "/events?resume=T0k3n");
+  server.state = { version: 3, rows: rowsOf(["b", "c"]) };
+  second.open();
+  await settle();
+  assert.equal(server.calls.at(-1).url, "/snap?window=T0k3n", "the snapshot URL is asked at each request");
+  assertInSync(connection.client, container, rowsOf(["b", "c"]), 3);
+  // A named event of the old stream is ignored.
+  first.emit("window", { data: JSON.stringify({ type: "window", id: "old" }) });
+  assert.equal(token, "T0k3n");
+
+  // A URL function that fails is asked again after the retry delay.
+  let failing = 1;
+  const errors = [];
+  const other = connectEventSource(doc.createElement("ul"), () => {
+    if (failing > 0) { failing -= 1; throw new Error("no URL yet"); }
+    return "/later";
+  }, { document: doc, EventSource, fetch: server.fetch, snapshotURL: "/snap", initialSnapshot: false, retryDelay: 1, onError: (error) => errors.push(error) });
+  await sleep(20);
+  assert.equal(errors.length, 1);
+  assert.equal(EventSource.instances.at(-1).url, "/later");
+  other.close();
+  connection.close();
+  assert.equal(second.closed, true);
+});
+
 test("connectEventSource: close() stops pending retries", async () => {
   const doc = createDocument();
   const EventSource = makeEventSourceClass();

@@ -1,6 +1,7 @@
 extension DemoPage {
-    /// The page script both pages share: it names the page's window, connects the list
-    /// to the window's event stream, reports the rows on screen so that the window loads
+    /// The page script both pages share: it opens the page's window with its event
+    /// stream (the server names it with a token, in the stream's `window` event, and the
+    /// page resumes it after a broken connection), connects the list to it, reports the rows on screen so that the window loads
     /// pages both ways, numbers the rows from the window's first rank, and shows the
     /// state of each end.
     ///
@@ -16,12 +17,13 @@ extension DemoPage {
           const footer = document.getElementById("footer");
           const header = document.querySelector("header");
           const counts = { batches: 0, snapshots: 0 };
-          // This page's own window on the leaderboard: the event stream opens it under
-          // this id (and opens it again after a reconnection), /appear, /retry,
-          // /snapshot and /status address it, and it is released when the stream ends.
-          const windowID = "p" + Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
-          const query = `window=${windowID}${grouped ? "&group=tier" : ""}`;
-          board.dataset.window = windowID;
+          // This page's own window on the leaderboard: the event stream opens it and the
+          // server sends its token in a `window` event; /appear, /retry, /snapshot and
+          // /status address it with the token. When the stream breaks the page resumes
+          // the window (/events?resume=TOKEN) while the server still holds it (within its
+          // grace period), and opens a new one otherwise.
+          let token = null;
+          const query = () => `window=${token}${grouped ? "&group=tier" : ""}`;
           let pagination = "idle";
           let prepend = "idle";
           let firstRank = null;
@@ -74,8 +76,9 @@ extension DemoPage {
           }
 
           async function post(path) {
+            if (token === null) return;
             try {
-              const response = await fetch(`${path}?${query}`, { method: "POST" });
+              const response = await fetch(`${path}?${query()}`, { method: "POST" });
               if (response.ok) applyStatus(await response.json());
             } catch {
               // Asked again by the next scroll or change.
@@ -122,6 +125,7 @@ extension DemoPage {
               again = true;
               return;
             }
+            if (token === null) return;
             const range = visibleRange();
             if (range === null) return;
             const [first, last, count] = range;
@@ -134,7 +138,7 @@ extension DemoPage {
             reported = key;
             reporting = true;
             try {
-              const response = await fetch(`/appear?${query}&offset=${goingUp ? `${last},${first}` : `${first},${last}`}`, { method: "POST" });
+              const response = await fetch(`/appear?${query()}&offset=${goingUp ? `${last},${first}` : `${first},${last}`}`, { method: "POST" });
               if (response.ok) applyStatus(await response.json());
             } catch {
               reported = "";  // asked again by the next scroll or change
@@ -150,10 +154,10 @@ extension DemoPage {
 
           let statusAsked = false;
           async function refreshStatus() {
-            if (statusAsked) return;
+            if (statusAsked || token === null) return;
             statusAsked = true;
             try {
-              const response = await fetch(`/status?${query}`, { cache: "no-store" });
+              const response = await fetch(`/status?${query()}`, { cache: "no-store" });
               if (response.ok) applyStatus(await response.json());
             } catch {
             } finally {
@@ -163,8 +167,29 @@ extension DemoPage {
           }
 
           let rankedFirst = null;
-          const connection = connectEventSource(board, `/events?${query}`, {
-            snapshotURL: `/snapshot?${query}`,
+          // The stream's URL, asked for each stream opened: a new window at first, the
+          // same window again after a broken stream while the server holds it (a token it
+          // no longer holds is answered 404 by /status), else a new one.
+          async function streamURL() {
+            if (token !== null) {
+              try {
+                const response = await fetch(`/status?${query()}`, { cache: "no-store" });
+                if (response.status === 404) token = null;
+              } catch {
+                // The server is unreachable: the resume fails and the page asks again.
+              }
+            }
+            return token === null ? `/events${grouped ? "?group=tier" : ""}` : `/events?resume=${token}`;
+          }
+
+          const connection = connectEventSource(board, streamURL, {
+            snapshotURL: () => `/snapshot?${query()}`,
+            events: {
+              window(event) {
+                token = JSON.parse(event.data).id;
+                board.dataset.window = token;
+              },
+            },
             // The stream starts with the window's snapshot.
             initialSnapshot: false,
             onChange(change) {

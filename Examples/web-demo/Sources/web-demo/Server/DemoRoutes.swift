@@ -231,23 +231,25 @@ enum DemoRoutes {
     }
 
     /// The server's status, in counts only (no token):
-    /// `{"windows":…,"streams":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsResumed":…,"windowsAlive":…,"refusedFull":…,"refusedPerClient":…,"refusedLive":…,"maxWindows":…,"maxWindowsPerClient":…,"resumeGraceMs":…,"rowsLoaded":…,"maxRowsInWindow":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…}`
+    /// `{"windows":…,"streams":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsResumed":…,"windowsAlive":…,"refusedFull":…,"refusedPerClient":…,"refusedLive":…,"maxWindows":…,"maxWindowsPerClient":…,"resumeGraceMs":…,"rowsLoaded":…,"maxRowsInWindow":…,"emptyWindows":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…}`
     ///
     /// `windows` counts the windows held (`streams` of them with a live stream, the
     /// others within their resume grace); `windowsAlive` counts window objects not yet
     /// freed: once windows are released it comes back to `windows`. `refusedFull`,
     /// `refusedPerClient` and `refusedLive` count the `/events` answered 503, 429 and
-    /// 409. `eventFrames` counts the frames every window turned into event bytes;
+    /// 409. `emptyWindows` counts the windows whose first page has not arrived.
+    /// `eventFrames` counts the frames every window turned into event bytes;
     /// `resets`, the streams of held windows reset to a snapshot after falling behind.
     static func status(of leaderboard: Leaderboard) -> String {
         let windows = leaderboard.openWindows
         let counts = leaderboard.counts
         let limits = leaderboard.limits
-        var rowsLoaded = 0, maxRows = 0, grouped = 0, resets = 0
+        var rowsLoaded = 0, maxRows = 0, empty = 0, grouped = 0, resets = 0
         for window in windows {
             let rows = window.rows.count
             rowsLoaded += rows
             maxRows = max(maxRows, rows)
+            if rows == 0 { empty += 1 }
             if window.isGrouped { grouped += 1 }
             resets += window.resets
         }
@@ -257,7 +259,7 @@ enum DemoRoutes {
             "windowsAlive":\(LeaderboardWindow.alive.load(ordering: .relaxed)),"refusedFull":\(counts.since.refusedFull),\
             "refusedPerClient":\(counts.since.refusedClient),"refusedLive":\(counts.since.refusedLive),"maxWindows":\(limits.maxWindows),\
             "maxWindowsPerClient":\(limits.maxWindowsPerClient),"resumeGraceMs":\(Int(limits.resumeGrace / .milliseconds(1))),\
-            "rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),\
+            "rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),"emptyWindows":\(empty),\
             "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"players":\(leaderboard.roster.count),\
             "feedEvents":\(leaderboard.feedEvents),"eventFrames":\(counts.frames),"resets":\(resets)}
             """
