@@ -73,7 +73,7 @@ stop_server() {
     server_pid=
 }
 
-start_server --feed-interval 40 --page-latency 100 --resume-grace 2000
+start_server --feed-interval 40 --page-latency 100 --resume-grace 5000
 echo "browser-test: server at $url, browser $("$chromium" --version 2>/dev/null | head -n 1)"
 
 if ! timeout 300 python3 "$tests/browser_check.py" --url "$url" --chromium "$chromium" "$@"; then

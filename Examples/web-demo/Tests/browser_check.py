@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from http_check import CheckFailed, wait_for
@@ -507,6 +508,27 @@ def main():
                  lambda: http_status(f"{base}status?window={other_dom['window']}") == 404, 30)
         print(f"ok: a second tab got its own window {other_dom['window']} at rank 1 ({len(other_dom['ids'])} rows) while window "
               f"{window_id} stayed at rank {mine['firstRank']}; closing the tab released its window")
+
+        # 4b. The connection breaks (the kernel resets the server's sockets): the page
+        #     resumes its window by token, where it was scrolled, not a new one at the top.
+        before = fetch_json(f"{base}status")
+        port = urllib.parse.urlsplit(base).port
+        killed = subprocess.run(["ss", "-K", "-t", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True)
+        if killed.returncode != 0 or len(killed.stdout.strip().splitlines()) < 2:
+            raise CheckFailed(f"ss -K did not reset the page's connection: {killed.returncode} {killed.stdout!r} {killed.stderr!r}")
+        wait_for("the page resumes its window",
+                 lambda: fetch_json(f"{base}status")["windowsResumed"] > before["windowsResumed"]
+                 and fetch_json(f"{base}status")["streams"] == 1, 30)
+        resumed = settled_dom(page, base, window_id, bound, options)
+        problems, _ = compare(page, base, resumed)
+        if problems:
+            raise CheckFailed("after the resume: " + "; ".join(problems))
+        after = fetch_json(f"{base}status")
+        if resumed["window"] != window_id or resumed["firstRank"] <= 1 or after["windowsOpened"] != before["windowsOpened"]:
+            raise CheckFailed(f"the page did not resume its window {window_id} where it was: window {resumed['window']}, rank "
+                              f"{resumed['firstRank']}, {after['windowsOpened'] - before['windowsOpened']} windows opened")
+        print(f"ok: a broken connection: the page resumed window {window_id} (same token, no new window) at rank "
+              f"{resumed['firstRank']} with {len(resumed['ids'])} rows equal to the server's v{resumed['version']}")
 
         # 5. Scrolling back up loads the previous pages, back to rank 1.
         deadline = time.monotonic() + options.timeout
