@@ -110,12 +110,11 @@ extension ListDataSource {
         renderer: ObjectIdentifier?, on queue: DispatchQueue?, end: (@Sendable () -> Void)? = nil,
         deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void
     ) -> RendererToken {
-        // Without a queue of the caller's, the private queue runs at the diff queue's
-        // quality of service: handing a batch to a thread of the same pool avoids waking
-        // a thread of another one, which shortens a one-row update's way to the renderer.
+        // Without a queue of the caller's, the private queue targets the pool the diff
+        // queues run on, so that the renderers of many lists share its few threads (see
+        // `_SharedQueues`).
         func serialQueue() -> DispatchQueue {
-            queue.map { DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: $0) }
-                ?? DispatchQueue(label: "ListEngine.ListDataSource.delivery", qos: .userInitiated)
+            DispatchQueue(label: "ListEngine.ListDataSource.delivery", target: queue ?? _SharedQueues.pool)
         }
         // Registered and queued under one lock: a second `attach` of the renderer, and a
         // `flush()` after it, come after the attach batch.

@@ -129,7 +129,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         var storage = _ListStorage<Item>(comparator: order)
         storage.add(contentsOf: items)
         let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1, sections: sectioning?.sections(storage))
-        _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", qos: .userInitiated)
+        _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", target: _SharedQueues.pool)
         _engine = _DiffEngine(storage: storage, published: initial, queue: _diffQueue, sectioning: sectioning)
         _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))
         _drainer = { $0._drain() }
