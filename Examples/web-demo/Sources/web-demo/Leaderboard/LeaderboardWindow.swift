@@ -38,6 +38,11 @@ final class LeaderboardWindow: Sendable {
     /// window, and the server's event loops keep the other cores.
     static let delivery = DispatchQueue(label: "web-demo.window-delivery")
 
+    /// What a window's stream may have waiting in its hub before it is reset to a
+    /// snapshot: 512 messages or 256 KiB of batch messages, whichever comes first, so
+    /// that a browser that stopped reading holds a bounded number of bytes.
+    static let clientLimits = WebListHub<Player>.Limits(messages: 512, bytes: 256 << 10)
+
     let id: String
     let isGrouped: Bool
     let grouped: SectionedListDataSource<LeaderboardTier, Player>
@@ -48,7 +53,9 @@ final class LeaderboardWindow: Sendable {
     let hub: WebListHub<Player>?
     /// The hub of a grouped window (`nil` for a flat one).
     let groupedHub: SectionedWebListHub<LeaderboardTier, Player>?
-    let history = SnapshotHistory(capacity: 256)
+    /// Recent versions for `/snapshot?version=N`: one copy of the rows' markup and
+    /// 64 KiB of batch messages (a few hundred feed changes).
+    let history: SnapshotHistory
     /// The event bytes of this window's frames.
     let eventBytes = EventBytes(batchSlots: 8, snapshotSlots: 1)
     /// The part of the order the window's pages ever covered.
@@ -57,6 +64,7 @@ final class LeaderboardWindow: Sendable {
     init(id: String, grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes) {
         self.id = id
         self.isGrouped = isGrouped
+        history = SnapshotHistory(grouped: isGrouped, budget: 64 << 10)
         let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
         self.grouped = grouped
         let latency = sizes.pageLatency, limit = sizes.pageSize
@@ -75,11 +83,11 @@ final class LeaderboardWindow: Sendable {
         )
         if isGrouped {
             hub = nil
-            let groupedHub = SectionedWebListHub(format: TierSections.format, limits: .init(messages: 512))
+            let groupedHub = SectionedWebListHub(format: TierSections.format, limits: Self.clientLimits)
             self.groupedHub = groupedHub
             grouped.attach(groupedHub, on: Self.delivery)
         } else {
-            let hub = WebListHub(format: PlayerRow.format, limits: .init(messages: 512))
+            let hub = WebListHub(format: PlayerRow.format, limits: Self.clientLimits)
             self.hub = hub
             groupedHub = nil
             grouped.rows.attach(hub, on: Self.delivery)
@@ -126,11 +134,6 @@ final class LeaderboardWindow: Sendable {
 
     /// Clients reset to a snapshot after falling behind.
     var resets: Int { hub?.statistics.resets ?? groupedHub?.statistics.resets ?? 0 }
-
-    /// The snapshot message of `version` while it is kept, in this window's format.
-    func snapshotMessage(_ snapshot: SectionedSnapshot<LeaderboardTier, Player>) -> WebListMessage {
-        isGrouped ? TierSections.format.snapshotMessage(for: snapshot) : PlayerRow.format.snapshotMessage(for: snapshot.rows)
-    }
 
     /// Stops loading and ends the window's stream.
     func close() {

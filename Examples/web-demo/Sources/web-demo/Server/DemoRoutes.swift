@@ -155,8 +155,8 @@ enum DemoRoutes {
             }
             guard let version = Int(text) else { return error(.badRequest, "version must be an integer, got \"\(text)\"") }
             switch window.history.snapshot(version: version) {
-            case .found(let snapshot):
-                return json(WebListFrame(window.snapshotMessage(snapshot)).json)
+            case .found(let message):
+                return json(WebListFrame(message).json)
             case .notYet(let newest):
                 return error(.notFound, "version \(version) does not exist yet; the newest is \(newest.map(String.init) ?? "none")")
             case .gone(let oldest):
