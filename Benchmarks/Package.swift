@@ -44,6 +44,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "ListEngine", package: "ListEngine")],
             swiftSettings: sharedSwiftSettings
         ),
+        // One fan-out run (many lists given the same changes) per process, for instruction
+        // counts under callgrind.
+        .executableTarget(
+            name: "fanout",
+            dependencies: ["BenchmarkSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
         // Reads one run's exported percentiles and prints the table of ratios.
         .executableTarget(name: "benchmark-table", swiftSettings: sharedSwiftSettings),
     ]

@@ -13,6 +13,8 @@ import Benchmark
 /// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
 /// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
 /// - `WindowScenarios.swift`: `window-scroll-1m`.
+/// - `FanOutScenarios.swift`: `fanout-1000-lists-paced`, `fanout-1000-lists-back-to-back`,
+///   `edit-flush-50-rows`.
 /// - `References.swift`: `copy-touched-leaves-1m`, `find-changed-rows-1m` and
 ///   `dispatch-hand-offs`, the parts of `sorted1m-batch` and `single-upsert-1m` that the
 ///   list's structure fixes.
@@ -24,5 +26,6 @@ let benchmarks: @Sendable () -> Void = {
     registerReplaceScenarios()
     registerLoadScenarios()
     registerWindowScenarios()
+    registerFanOutScenarios()
     registerReferences()
 }

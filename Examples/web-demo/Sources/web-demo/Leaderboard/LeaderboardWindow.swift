@@ -32,12 +32,6 @@ final class LeaderboardWindow: Sendable {
     /// returns to the number open once released windows are freed.
     static let alive = Atomic<Int>(0)
 
-    /// Where every window's renderers (its hub and its snapshot history) get their
-    /// batches: one serial queue for all windows, so that a feed event that changes
-    /// hundreds of windows keeps one thread busy encoding their messages, not one per
-    /// window, and the server's event loops keep the other cores.
-    static let delivery = DispatchQueue(label: "web-demo.window-delivery")
-
     /// What a window's stream may have waiting in its hub before it is reset to a
     /// snapshot: 512 messages or 256 KiB of batch messages, whichever comes first, so
     /// that a browser that stopped reading holds a bounded number of bytes.
@@ -85,14 +79,14 @@ final class LeaderboardWindow: Sendable {
             hub = nil
             let groupedHub = SectionedWebListHub(format: TierSections.format, limits: Self.clientLimits)
             self.groupedHub = groupedHub
-            grouped.attach(groupedHub, on: Self.delivery)
+            grouped.attach(groupedHub)
         } else {
             let hub = WebListHub(format: PlayerRow.format, limits: Self.clientLimits)
             self.hub = hub
             groupedHub = nil
-            grouped.rows.attach(hub, on: Self.delivery)
+            grouped.rows.attach(hub)
         }
-        grouped.attach(history, on: Self.delivery)
+        grouped.attach(history)
         Self.alive.add(1, ordering: .relaxed)
         paginator.loadNextPage()
     }
