@@ -48,6 +48,7 @@ import Testing
             .remove([5]),
             .sort(sort), .replaceAll([TestRow(id: 6, key: 6)]),
             .update([1], { $0.payload += 1 }), .removeWhere({ $0.key == 1 }),
+            .add([TestRow(id: 10, key: 10)]), .perform({ $0.add([TestRow(id: 11, key: 11)]) }),
             .add([TestRow(id: 7, key: 7)]), .remove([8, 9]),
         ])
         let shapes = steps.map { step -> String in
@@ -58,13 +59,14 @@ import Testing
             case .sort: return "sort"
             case .update(let ids, _): return "update(\(ids.count))"
             case .removeWhere: return "removeWhere"
+            case .perform: return "perform"
             case .attach: return "attach"
             case .flush: return "flush"
             }
         }
         #expect(shapes == [
             "edits(3 calls, 4 rows)", "removeAll", "edits(1 calls, 1 rows)", "sort", "replaceAll(1)",
-            "update(1)", "removeWhere", "edits(2 calls, 3 rows, may grow)",
+            "update(1)", "removeWhere", "edits(1 calls, 1 rows)", "perform", "edits(2 calls, 3 rows, may grow)",
         ])
         let endsWithAnotherKind = _MutationPipeline<TestRow>.steps(of: [.remove([1]), .removeAll])
         guard case .edits(_, mayGrow: false) = endsWithAnotherKind[0] else {

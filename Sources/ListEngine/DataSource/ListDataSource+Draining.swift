@@ -35,6 +35,8 @@ extension ListDataSource {
                     _engine.update(ids, change)
                 case .removeWhere(let predicate):
                     _engine.remove(where: predicate)
+                case .perform(let edits):
+                    _engine.perform(edits)
                 case .attach(let box):
                     _publish()
                     _startDelivering(to: box)

@@ -90,6 +90,38 @@ extension ListDataSource {
         _submit(.update([id], change))
     }
 
+    /// Makes several edits, decided on the latest state, and delivers them as one batch.
+    ///
+    /// `edits` runs on the diff queue with a ``ListEdits`` view of the rows as every
+    /// earlier call left them. Its edits mean what the calls of the same names mean,
+    /// applied in order, and reads inside it see the edits made so far. However many
+    /// edits it makes, they reach renderers in one batch, at one version (with other
+    /// calls coalesced into it, as for any call; a `perform` is never split). It costs
+    /// what the single calls it replaces cost: consecutive `add` and `remove` calls go
+    /// together through the same bulk paths.
+    ///
+    /// ```swift
+    /// // "Move these, delete those" in one animation.
+    /// list.perform { edits in
+    ///     for id in pinned { edits.update(id: id) { $0.index = -1 } }
+    ///     edits.remove(ids: deleted)
+    /// }
+    /// // A page, then the oldest rows dropped past a bound: never over it in between.
+    /// list.perform { edits in
+    ///     edits.add(page)
+    ///     var dropped: [String] = []
+    ///     for offset in 0 ..< max(0, edits.count - 1_000) { dropped.append(edits[offset: offset].id) }
+    ///     edits.remove(ids: dropped)
+    /// }
+    /// ```
+    ///
+    /// - Parameter edits: the edits; it runs once, on the diff queue, so it must not
+    ///   block or wait for this list.
+    /// - Complexity: O(1) on the caller; on the diff queue, the edits' own costs.
+    @inlinable public func perform(_ edits: @escaping @Sendable (inout ListEdits<Item>) -> Void) {
+        _submit(.perform(edits))
+    }
+
     /// Changes each row with one of `ids` as every earlier call left it, then adds the
     /// results as one call.
     ///

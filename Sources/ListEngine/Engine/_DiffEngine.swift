@@ -168,6 +168,17 @@ import Synchronization
         apply(run, joiningLateCalls: nil)
     }
 
+    /// Runs `edits` on a ``ListEdits`` view of the rows as the steps so far left them;
+    /// its pending `add` and `remove` calls are applied when it returns.
+    @inlinable func perform(_ edits: (inout ListEdits<Item>) -> Void) {
+        _assertOnQueue()
+        let scope = _EditScope()
+        var view = ListEdits(_engine: self, scope: scope)
+        edits(&view)
+        view._applyPending()
+        scope.isOpen = false
+    }
+
     @inlinable func touch(_ ids: [Item.ID]) {
         switch touched {
         case .all:
@@ -176,10 +187,17 @@ import Synchronization
             touched = nil  // release the enum's reference, so the union does not copy the set
             set.formUnion(ids)
             touched = .ids(set)
-        case .edited:
-            // Not reached: offsets are recorded only for the first change after a batch,
-            // and the pipeline gives all consecutive calls as one run. Every row may move.
-            touched = .all
+        case .edited(let rows):
+            // A later change before the next batch (a `perform`'s edits after its first
+            // run): the rows the first change edited become ids, read from the published
+            // rows and from the storage as that change left it (this is called before the
+            // later change is applied), so that rows no call named still never move.
+            touched = nil
+            var set = Set<Item.ID>(minimumCapacity: rows.oldOffsets.count + ids.count)
+            for offset in rows.oldOffsets where offset >= 0 { set.insert(published[offset].id) }
+            for offset in rows.newOffsets where offset >= 0 { set.insert(storage[offset].id) }
+            set.formUnion(ids)
+            touched = .ids(set)
         case nil:
             touched = .ids(Set(ids))
         }

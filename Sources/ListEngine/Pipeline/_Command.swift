@@ -9,6 +9,8 @@
     case update([Item.ID], @Sendable (inout Item) -> Void)
     /// Remove the rows the predicate selects, as every earlier command left them.
     case removeWhere(@Sendable (Item) -> Bool)
+    /// Several edits decided on the state every earlier command left, as one call.
+    case perform(@Sendable (inout ListEdits<Item>) -> Void)
     /// Start delivering to a renderer: attach batch first.
     case attach(_RendererBox<Item>)
     /// Resume once every earlier command is delivered everywhere.

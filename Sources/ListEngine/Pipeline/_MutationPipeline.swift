@@ -39,6 +39,8 @@
         case update([Item.ID], @Sendable (inout Item) -> Void)
         /// Remove the rows the predicate selects, against every step before it.
         case removeWhere(@Sendable (Item) -> Bool)
+        /// Several edits, against every step before it (``ListEdits``).
+        case perform(@Sendable (inout ListEdits<Item>) -> Void)
         /// Publish what was applied, then start delivering to a renderer.
         case attach(_RendererBox<Item>)
         /// Publish what was applied, then resume once it is delivered everywhere.
@@ -154,6 +156,7 @@
             case .sort(let comparator): endRun(); steps.append(.sort(comparator))
             case .update(let ids, let change): endRun(); steps.append(.update(ids, change))
             case .removeWhere(let predicate): endRun(); steps.append(.removeWhere(predicate))
+            case .perform(let edits): endRun(); steps.append(.perform(edits))
             case .attach(let box): endRun(); steps.append(.attach(box))
             case .flush(let continuation): endRun(); steps.append(.flush(continuation))
             }

@@ -133,6 +133,17 @@ public final class SectionedListDataSource<Section: Hashable & Comparable & Send
         rows.update(ids: ids, change)
     }
 
+    /// Makes several edits, decided on the latest state, and delivers them as one batch,
+    /// as ``ListDataSource/perform(_:)`` does; offsets in ``ListEdits`` are flat row
+    /// offsets, sections in order.
+    ///
+    /// - Parameter edits: the edits; it runs once, on the diff queue, so it must not
+    ///   block or wait for this list.
+    /// - Complexity: O(1) on the caller; on the diff queue, the edits' own costs.
+    @inlinable public func perform(_ edits: @escaping @Sendable (inout ListEdits<Item>) -> Void) {
+        rows.perform(edits)
+    }
+
     /// Removes the rows `shouldBeRemoved` selects, with ``ListDataSource/remove(where:)``'s
     /// meaning.
     ///
