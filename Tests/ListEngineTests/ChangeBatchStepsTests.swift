@@ -40,10 +40,63 @@ import Testing
             source.sort(by: { newKeys[$0.id] < newKeys[$1.id] })
             _ = await source.flush()
             for batch in recorder.batches {
+                var stepped = Array(batch.old)
+                for step in batch.steps { ChangeBatch.apply(step, to: &stepped) }
+                #expect(stepped == Array(batch.new), "seed \(seed): steps")
                 var rows = Array(batch.old)
                 batch.apply(to: &rows)
-                #expect(rows == Array(batch.new), "seed \(seed)")
+                #expect(rows == Array(batch.new), "seed \(seed): apply(to:)")
             }
         }
+    }
+
+    @Test("apply(to:) turns 200,000 rows into the new ones through 11,000 changes in one pass, keeping the rows that stay")
+    func applyingALargeBatch() async {
+        var rng = SplitMix64(seed: 11)
+        let count = 200_000
+        let source = ListDataSource<TestRow>((0..<count).map { TestRow(id: $0, key: $0 * 4) })
+        let recorder = BatchRecorder<TestRow>()
+        source.attach(recorder)
+        _ = await source.flush()
+        _ = recorder.take()
+        // 4,000 deleted, 4,000 inserted, 1,000 moved, 2,000 changed in place: one call.
+        let picked = Rows.distinct(9_000, below: count, using: &rng)
+        var items: [TestRow] = []
+        for id in picked[4_000 ..< 5_000] { items.append(TestRow(id: id, key: rng.int(in: 0..<(count * 4)) | 1)) }
+        for id in picked[5_000 ..< 7_000] { items.append(TestRow(id: id, key: id * 4, payload: 1)) }
+        for id in 0 ..< 4_000 { items.append(TestRow(id: count + id, key: rng.int(in: 0..<(count * 4)) | 2)) }
+        let (removed, added) = (picked[0 ..< 4_000], items)
+        source.perform { edits in
+            edits.remove(ids: removed)
+            edits.add(added)
+        }
+        _ = await source.flush()
+        let batches = recorder.take()
+        #expect(batches.count == 1)
+        guard let batch = batches.first else { return }
+        #expect(batch.deletions.count == 4_000 && batch.insertions.count == 4_000 && batch.reloads.count >= 3_000)
+        // Rows that stay keep the elements they had: a marker payload survives.
+        var rows = Array(batch.old).map { row in var row = row; row.payload = row.payload == 0 && row.id % 7 == 0 ? 9 : row.payload; return row }
+        batch.apply(to: &rows)
+        let expected = Array(batch.new)
+        #expect(rows.map(\.id) == expected.map(\.id))
+        let fromNew = Set(batch.reloads).union(batch.insertions)
+        #expect(fromNew.allSatisfy { rows[$0] == expected[$0] })
+        #expect(rows.indices.allSatisfy { offset in
+            fromNew.contains(offset) || rows[offset].payload == (expected[offset].id % 7 == 0 && expected[offset].payload == 0 ? 9 : expected[offset].payload)
+        })
+    }
+}
+
+/// Distinct random ids.
+enum Rows {
+    static func distinct(_ count: Int, below upperBound: Int, using rng: inout SplitMix64) -> [Int] {
+        var picked = Set<Int>()
+        var ids: [Int] = []
+        while ids.count < count {
+            let id = rng.int(in: 0..<upperBound)
+            if picked.insert(id).inserted { ids.append(id) }
+        }
+        return ids
     }
 }

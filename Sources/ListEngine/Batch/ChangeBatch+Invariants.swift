@@ -7,9 +7,7 @@ extension ChangeBatch {
         old._storage._checkInvariants()
         new._storage._checkInvariants()
         precondition(Self._isSameRows(_applyingSets(to: oldRows), newRows), "batch sets do not turn old into new: \(self)")
-        var stepped = oldRows
-        apply(to: &stepped)
-        precondition(Self._isSameRows(stepped, newRows), "batch steps do not turn old into new: \(self)")
+        precondition(Self._isSameRows(_applyingSteps(to: oldRows), newRows), "batch steps do not turn old into new: \(self)")
 
         var oldOffsets: [Item.ID: Int] = [:], newOffsets: [Item.ID: Int] = [:]
         for (offset, item) in oldRows.enumerated() { oldOffsets[item.id] = offset }
