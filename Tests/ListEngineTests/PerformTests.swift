@@ -190,4 +190,22 @@ struct PerformTests {
         #expect(snapshot.rows.map(\.id) == [0, 10, 2, 3, 1])
         #expect(snapshot.sections.map(\.key) == [0, 1])
     }
+
+    @Test("a sectioned list made with items holds them grouped, at version 1, as one made empty and given them")
+    func sectionedListFromItems() async {
+        let items = (0..<40).map { TestRow(id: $0, key: ($0 * 7) % 23) }
+        let made = SectionedListDataSource<Int, TestRow>(items, sectionedBy: { $0.key / 5 })
+        let sorted = SectionedListDataSource<Int, TestRow>(items + [TestRow(id: 3, key: 22)], sectionedBy: { $0.id % 3 }, sortedBy: { $0.key > $1.key })
+        let given = SectionedListDataSource<Int, TestRow>(sectionedBy: { $0.key / 5 })
+        given.add(items)
+        let expected = await given.flush()
+        #expect(made.snapshot.version == 1 && expected.version == 1)
+        #expect(Array(made.snapshot.rows) == Array(expected.rows))
+        #expect(made.snapshot.sections.map(\.key) == expected.sections.map(\.key))
+        #expect(made.snapshot.sections.map(\.rows) == expected.sections.map(\.rows))
+        let rows = Array(sorted.snapshot.rows)
+        #expect(rows.count == 40 && rows.first { $0.id == 3 }?.key == 22, "the last of a repeated id wins")
+        #expect(rows.map { $0.id % 3 } == rows.map { $0.id % 3 }.sorted())
+        #expect(SectionedListDataSource<Int, TestRow>([], sectionedBy: { $0.key }).snapshot.version == 0)
+    }
 }

@@ -133,7 +133,13 @@ import Testing
                 let snapshot = await source.flush()
                 let context = "seed \(seed), sections \(grouping): \(log.joined(separator: "; "))"
                 #expect(isSameNested(nestedRows(of: snapshot), oracle.nested), "rows differ — \(context)")
-                guard Self.expect(recorder.take(), toMatch: oracle.expectedBatch(), context: context) else { return }
+                let batches = recorder.take()
+                for batch in batches {
+                    var sections = batch.old.sections.map { $0.rows.map { batch.old.rows[$0] } }
+                    batch.apply(to: &sections)
+                    #expect(sections == batch.new.sections.map { $0.rows.map { batch.new.rows[$0] } }, "apply(to:) — \(context)")
+                }
+                guard Self.expect(batches, toMatch: oracle.expectedBatch(), context: context) else { return }
             }
         }
     }
