@@ -22,24 +22,30 @@ extension Paginator {
             shared.machine._checkInvariants()
             var cancelled: [Task<Void, Never>] = []
             _perform(action, page: page, on: &shared, cancelling: &cancelled)
-            // A slot that no longer loads has no task to keep (it is ending by itself).
-            for slot in _Machine.Slot.allCases where !shared.machine.isLoading(slot) {
-                shared.loadTasks[slot] = nil
-                if let timer = shared.retryTimers.removeValue(forKey: slot) { cancelled.append(timer) }
-            }
-            if !shared.machine.isLoading {
-                shared.liveChanges = []
-                shared.liveChangeMarks = [:]
-            }
-            if !shared.machine.isLoading, let timer = shared.indicatorTimer {
-                cancelled.append(timer)
-                shared.indicatorTimer = nil
-            }
-            _publish(&shared)
+            _afterEvent(&shared, cancelling: &cancelled)
             return (action, cancelled)
         }
         for task in cancelled { task.cancel() }
         return action
+    }
+
+    /// What follows any event under the lock: the tasks of slots that no longer load go,
+    /// live changes are forgotten when nothing loads, and the status is published.
+    func _afterEvent(_ shared: inout _Shared, cancelling cancelled: inout [Task<Void, Never>]) {
+        // A slot that no longer loads has no task to keep (it is ending by itself).
+        for slot in _Machine.Slot.allCases where !shared.machine.isLoading(slot) {
+            shared.loadTasks[slot] = nil
+            if let timer = shared.retryTimers.removeValue(forKey: slot) { cancelled.append(timer) }
+        }
+        if !shared.machine.isLoading {
+            shared.liveChanges = []
+            shared.liveChangeMarks = [:]
+        }
+        if !shared.machine.isLoading, let timer = shared.indicatorTimer {
+            cancelled.append(timer)
+            shared.indicatorTimer = nil
+        }
+        _publish(&shared)
     }
 
     /// Performs `action` under the lock; collects the tasks to cancel once it is released.
@@ -97,17 +103,75 @@ extension Paginator {
     /// those rows, since the page may have been read before them: the page is applied
     /// without them, then each changed row is added if the window now admits it and
     /// removed otherwise (a removed row stays removed).
+    ///
+    /// With ``maxLoadedRows``, a next or previous page, its live changes and the pages
+    /// it pushes out of the window go in one `perform`: one batch, never over the bound
+    /// (see ``_trim(_:measuredAt:)``).
     func _apply(_ page: Page<Item, Cursor>, mode: _Machine.Mode, on shared: inout _Shared) {
         var latest: [Item.ID: Item?] = [:]
         let mark = min(shared.liveChangeMarks[mode.slot] ?? shared.liveChanges.count, shared.liveChanges.count)
         for change in shared.liveChanges[mark...] { latest[change.id] = change.item }
         let items = latest.isEmpty ? page.items : page.items.filter { latest.index(forKey: $0.id) == nil }
+        let changes = latest.map { (id: $0.key, item: $0.value) }
+        if maxLoadedRows != nil, mode == .append || mode == .prepend {
+            let (inside, outside) = Self._split(changes, through: shared.machine.window)
+            let version = shared.machine.ledgerVersion
+            dataSource.perform { [weak self] edits in
+                edits.add(items)
+                if !outside.isEmpty { edits.remove(ids: outside) }
+                if !inside.isEmpty { edits.add(inside) }
+                self?._trim(&edits, measuredAt: version)
+            }
+            return
+        }
         switch mode {
         case .append, .prepend: dataSource.add(items)
         case .replace, .jump: dataSource.replaceAll(with: items)
         }
         guard !latest.isEmpty else { return }
-        _ = _applyThroughWindow(latest.map { (id: $0.key, item: $0.value) }, shared.machine.window)
+        _ = _applyThroughWindow(changes, shared.machine.window)
+    }
+
+    /// Drops pages from `edits`, inside a page's `perform`, until the window holds at
+    /// most ``maxLoadedRows`` rows or no page can go, as ``_trim()`` does between
+    /// batches; the pages dropped leave in the page's batch.
+    ///
+    /// `version` is the machine's ledger version when the page was counted and submitted.
+    /// While it is still the ledger version, every page in the ledger was submitted to
+    /// the list before this `perform` or with it, so the rows measured are those of the
+    /// ledger's pages. When it moved on (a later page, a refresh, a reset), nothing is
+    /// dropped here: the later page's own `perform`, or the page's follow-up, measures.
+    /// A drop is noted in `trimmedVersions`, so that the page's follow-up knows the
+    /// window is full.
+    func _trim(_ edits: inout ListEdits<Item>, measuredAt version: Int) {
+        guard let maxLoadedRows else { return }
+        var version = version
+        let pageVersion = version
+        while edits.count > maxLoadedRows {
+            var cancelled: [Task<Void, Never>] = []
+            let drop: (edge: _Machine.Edge, fence: _Machine.Fence)? = _shared.withLock { shared in
+                guard shared.machine.ledgerVersion == version else { return nil }
+                let ranges = shared.machine.ledger.map { page in page.bounds.flatMap { Self._range(of: $0, in: &edits) } }
+                let visible = Self._visibleOffset(of: shared.visibleID, reported: shared.machine.lastAppearedOffset, in: &edits)
+                let action = shared.machine.windowMeasured(
+                    version: version, pageRanges: ranges, count: edits.count, visibleOffset: visible, maxRows: maxLoadedRows
+                )
+                guard case .trim(let edge, let fence) = action else { return nil }
+                shared.trims[edge == .top ? 0 : 1] += 1
+                shared.trimmedVersions.insert(pageVersion)
+                let slot: _Machine.Slot = edge == .top ? .prepend : .append
+                cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
+                version = shared.machine.ledgerVersion
+                shared.machine._checkInvariants()
+                _afterEvent(&shared, cancelling: &cancelled)
+                return (edge, fence)
+            }
+            for task in cancelled { task.cancel() }
+            guard let drop else { return }
+            // The rows past the new fence at that end, as the `.trim` action removes them.
+            let fences = _ItemFences<Item>(_Machine.Window(lower: drop.edge == .top ? drop.fence : .open, upper: drop.edge == .bottom ? drop.fence : .open))
+            edits.remove { !fences.admits($0) }
+        }
     }
 
     /// Starts the task that loads `request` and reports back; the caller counts it in
@@ -130,6 +194,7 @@ extension Paginator {
             case .success(let page):
                 let bounds = Self._bounds(of: page.items)
                 var followsUp = false
+                var pageVersion = 0
                 let action = self._handleShared(page: page) { shared in
                     let action = shared.machine.pageLoaded(
                         request.token,
@@ -145,10 +210,11 @@ extension Paginator {
                         followsUp = true
                         shared.windowWork += 1
                     }
+                    pageVersion = shared.machine.ledgerVersion
                     return action
                 }
                 guard followsUp, case .applyPage = action else { return }
-                await self._afterPage()
+                await self._afterPage(pageVersion: pageVersion)
                 self._shared.withLock { $0.windowWork -= 1 }
             case .failure(let error):
                 let unit = self.retryPolicy.jitter > 0 ? Double.random(in: 0..<1) : 0
@@ -164,15 +230,19 @@ extension Paginator {
         return maxLoadedRows != nil || shared.machine.lastAppearedOffset != nil
     }
 
-    /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed; then,
-    /// unless pages were dropped, a page that leaves the last visible row near an end (it
-    /// added few rows, or only rows already loaded) loads the next one at that end, since
-    /// no new row appears to ask for it. After a drop the window is full, and a page that
-    /// loaded by itself could only push another out: the next ``itemDidAppear(at:)``
-    /// decides.
-    private func _afterPage() async {
+    /// What follows an applied page: with ``maxLoadedRows``, the window is trimmed (the
+    /// page's own `perform` has dropped what it pushed out, unless another page came
+    /// meanwhile); then, unless pages were dropped, a page that leaves the last visible
+    /// row near an end (it added few rows, or only rows already loaded) loads the next
+    /// one at that end, since no new row appears to ask for it. After a drop the window
+    /// is full, and a page that loaded by itself could only push another out: the next
+    /// ``itemDidAppear(at:)`` decides.
+    ///
+    /// - Parameter pageVersion: the ledger version that counted the page.
+    private func _afterPage(pageVersion: Int) async {
         let (snapshot, trimmed, version) = await _trim()
-        guard trimmed == nil else { return }
+        let trimmedWithPage = _shared.withLock { $0.trimmedVersions.remove(pageVersion) != nil }
+        guard trimmed == nil, !trimmedWithPage else { return }
         let visible = _visibleOffset(in: snapshot)
         // Ignored if another page came meanwhile: its own follow-up decides, on its rows.
         _handle { $0.settled(count: snapshot.count, visibleOffset: visible, except: nil, ledgerVersion: version) }
@@ -215,6 +285,14 @@ extension Paginator {
         return snapshot.isEmpty ? nil : min(offset, snapshot.count - 1)
     }
 
+    /// ``_visibleOffset(in:)`` inside a `perform`, for the row `id` reported at `offset`.
+    static func _visibleOffset(of id: Item.ID?, reported offset: Int?, in edits: inout ListEdits<Item>) -> Int? {
+        guard let offset else { return nil }
+        if let id, let position = edits.offset(of: id) { return position }
+        let count = edits.count
+        return count == 0 ? nil : min(offset, count - 1)
+    }
+
     /// The first and last of `items` in their `<` order; `nil` when there are none.
     ///
     /// - Complexity: O(*k*) comparisons, *k* = items.
@@ -234,18 +312,28 @@ extension Paginator {
     ///
     /// - Complexity: O(log *n*) comparisons, *n* = rows.
     static func _range(of bounds: _PageBounds, in snapshot: ListSnapshot<Item>) -> Range<Int>? {
+        _range(of: bounds, count: snapshot.count) { snapshot[$0] }
+    }
+
+    /// ``_range(of:in:)`` inside a `perform`.
+    static func _range(of bounds: _PageBounds, in edits: inout ListEdits<Item>) -> Range<Int>? {
+        _range(of: bounds, count: edits.count) { edits[offset: $0] }
+    }
+
+    /// ``_range(of:in:)`` over `count` rows, the row at an offset read by `row`.
+    static func _range(of bounds: _PageBounds, count: Int, row: (Int) -> Item) -> Range<Int>? {
         guard let first = bounds.first.value(as: Item.self), let last = bounds.last.value(as: Item.self) else { return nil }
-        let lower = _partition(snapshot) { !($0 < first) }
-        let upper = _partition(snapshot) { last < $0 }
+        let lower = _partition(count: count, row) { !($0 < first) }
+        let upper = _partition(count: count, row) { last < $0 }
         return lower..<max(lower, upper)
     }
 
     /// The first position whose row satisfies `predicate`, which must be false, then true.
-    private static func _partition(_ snapshot: ListSnapshot<Item>, _ predicate: (Item) -> Bool) -> Int {
-        var low = 0, high = snapshot.count
+    private static func _partition(count: Int, _ row: (Int) -> Item, _ predicate: (Item) -> Bool) -> Int {
+        var low = 0, high = count
         while low < high {
             let middle = low + (high - low) / 2
-            if predicate(snapshot[middle]) { high = middle } else { low = middle + 1 }
+            if predicate(row(middle)) { high = middle } else { low = middle + 1 }
         }
         return low
     }

@@ -78,14 +78,21 @@ extension Paginator {
     /// changes reach the data source in order with pages.
     /// - Returns: whether any item was added.
     func _applyThroughWindow(_ changes: some Collection<(id: Item.ID, item: Item?)>, _ window: _Machine.Window) -> Bool {
+        let (inside, outside) = Self._split(changes, through: window)
+        if !outside.isEmpty { dataSource.remove(ids: outside) }
+        if !inside.isEmpty { dataSource.add(inside) }
+        return !inside.isEmpty
+    }
+
+    /// The items `window` admits, and the ids of the rest (items outside it, and `nil`
+    /// items: removals).
+    static func _split(_ changes: some Collection<(id: Item.ID, item: Item?)>, through window: _Machine.Window) -> (inside: [Item], outside: [Item.ID]) {
         var inside: [Item] = [], outside: [Item.ID] = []
         let fences = _ItemFences<Item>(window)
         for (id, item) in changes {
             if let item, fences.admits(item) { inside.append(item) } else { outside.append(id) }
         }
-        if !outside.isEmpty { dataSource.remove(ids: outside) }
-        if !inside.isEmpty { dataSource.add(inside) }
-        return !inside.isEmpty
+        return (inside, outside)
     }
 
     /// Whether nothing is loading, no load task is still running (a cancelled one may

@@ -40,7 +40,8 @@
 /// row, open at an end that is reached (whose state is ``PaginationState/exhausted``).
 /// With ``maxLoadedRows`` set, when a page (or a live change) takes the row count past
 /// it, whole pages are dropped from the end farther from the last row reported to
-/// ``itemDidAppear(at:)`` — in one `remove` batch, never the page of that row — and that
+/// ``itemDidAppear(at:)`` — in the page's own batch (after a live change, in the next
+/// one), never the page of that row — and that
 /// end's cursor becomes the cursor of the first dropped page, so that scrolling back
 /// loads it again; that end is no longer reached. Live changes go through the window:
 /// ``upsert(_:)`` adds an item that sorts inside it, removes a loaded item whose new
@@ -117,6 +118,9 @@ public final class Paginator<Loader: PageLoader, C: Clock>: Sendable where C.Dur
         var runningLoads = 0
         /// How often pages were dropped at the top and at the bottom.
         var trims = [0, 0]
+        /// The ledger versions of pages whose own `perform` dropped pages, until their
+        /// follow-up has seen it (see ``Paginator/_trim(_:measuredAt:)``).
+        var trimmedVersions: Set<Int> = []
         /// Live changes (``Paginator/upsert(_:)``, ``Paginator/remove(ids:)``) made while
         /// a page loads, in order: the item for an upserted id, `nil` for a removed one.
         /// The page may have been read before them, so they win over its copies (see
