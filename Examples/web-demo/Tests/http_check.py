@@ -113,6 +113,16 @@ def start_server(executable, *arguments):
     return server, urllib.parse.urlsplit(found.group(0))
 
 
+def stop_server(server):
+    """Stops a server `start_server` started: SIGTERM, then SIGKILL after 15 s."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def wait_for(description, condition, timeout):
     deadline = time.monotonic() + timeout
     while not condition():

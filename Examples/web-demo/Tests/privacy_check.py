@@ -42,10 +42,9 @@ import http.client
 import json
 import re
 import secrets
-import subprocess
 import time
 
-from http_check import CheckFailed, appear, open_events, run, settled, start_server, status, wait_for
+from http_check import CheckFailed, appear, open_events, run, settled, start_server, status, stop_server, wait_for
 from window_check import Replay
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,}$")
@@ -89,15 +88,6 @@ def resident_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def stop(server):
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
 
 
 def check_tokens_and_takeover(executable):
@@ -177,7 +167,7 @@ def check_tokens_and_takeover(executable):
             victim.close()
         for sock in sockets:
             sock.close()
-        stop(server)
+        stop_server(server)
 
 
 def check_caps_and_resume(executable):
@@ -245,7 +235,7 @@ def check_caps_and_resume(executable):
     finally:
         for sock in sockets:
             sock.close()
-        stop(server)
+        stop_server(server)
 
 
 def main():

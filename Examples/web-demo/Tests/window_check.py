@@ -27,12 +27,11 @@ import argparse
 import json
 import re
 import socket
-import subprocess
 import threading
 import time
 import urllib.parse
 
-from http_check import CheckFailed, appear, request, run, settled, start_server, status, wait_for
+from http_check import CheckFailed, appear, request, run, settled, start_server, status, stop_server, wait_for
 
 SCORE = re.compile(r'<span class="score">(-?[\d,]+)</span>')
 
@@ -227,12 +226,7 @@ def main():
     finally:
         for stream in streams:
             stream.close()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)
 
 
 if __name__ == "__main__":

@@ -103,8 +103,25 @@ public struct SectionedSnapshot<Section: Hashable & Comparable & Sendable, Item:
     ///
     /// - Complexity: O(log *n*).
     @inlinable func _firstRow(of key: Section) -> Int {
-        let sectionOf = _sectionOf
-        return rows._storage.rows.partitioningIndex { !(sectionOf($0) < key) }
+        rows._firstRow(ofSection: key, _sectionOf)
+    }
+}
+
+extension ListSnapshot {
+    /// The offset of the first row whose section is not before `key`, for rows in
+    /// section-major order.
+    ///
+    /// - Complexity: O(log *n*) calls of `sectionOf`.
+    @inlinable func _firstRow<Section: Comparable>(ofSection key: Section, _ sectionOf: (Item) -> Section) -> Int {
+        _storage.rows.partitioningIndex { !(sectionOf($0) < key) }
+    }
+
+    /// The offset just past the last row of section `key` (or where it would end), for
+    /// rows in section-major order.
+    ///
+    /// - Complexity: O(log *n*) calls of `sectionOf`.
+    @inlinable func _endRow<Section: Comparable>(ofSection key: Section, _ sectionOf: (Item) -> Section) -> Int {
+        _storage.rows.partitioningIndex { key < sectionOf($0) }
     }
 }
 

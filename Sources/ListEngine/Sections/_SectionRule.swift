@@ -145,8 +145,7 @@
     ///
     /// - Complexity: O(log *n*).
     @inlinable func _firstRow(of key: Section, in rows: ListSnapshot<Item>) -> Int {
-        let sectionOf = sectionOf
-        return rows._storage.rows.partitioningIndex { !(sectionOf($0) < key) }
+        rows._firstRow(ofSection: key, sectionOf)
     }
 }
 
@@ -194,13 +193,10 @@
     ///
     /// - Complexity: O(*k* + *g* log *n*) for *k* offsets in *g* sections.
     @inlinable init(rows: ListSnapshot<Item>, sectionOf: @Sendable (Item) -> Section, offsets: [Int]) {
-        let tree = rows._storage.rows
         for offset in offsets {
             if let last = groups.last, last.rows.contains(offset) { continue }
             let key = sectionOf(rows[offset])
-            let start = tree.partitioningIndex { !(sectionOf($0) < key) }
-            let end = tree.partitioningIndex { key < sectionOf($0) }
-            groups.append((key, start ..< end))
+            groups.append((key, rows._firstRow(ofSection: key, sectionOf) ..< rows._endRow(ofSection: key, sectionOf)))
         }
     }
 

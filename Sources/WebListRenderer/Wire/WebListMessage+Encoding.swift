@@ -120,24 +120,33 @@ struct _JSONWriter {
 
     /// A step that carries a row: `{"op":…,"at":…,"id":…,"html":…}`.
     private mutating func rowStep(_ op: StaticString, _ row: WebListRow, at offset: Int) {
+        stepStart(op)
+        integer(offset)
+        raw(",")
+        rowMembers(row)
+        raw("}")
+    }
+
+    /// The start of a step up to its place: `{"op":…,"at":`.
+    private mutating func stepStart(_ op: StaticString) {
         raw(#"{"op":""#)
         raw(op)
         raw(#"","at":"#)
-        integer(offset)
-        raw(#","id":"#)
-        string(row.id)
-        raw(#","html":"#)
-        string(row.html)
-        raw("}")
     }
 
     /// A row object: `{"id":…,"html":…}`.
     mutating func row(_ row: WebListRow) {
-        raw(#"{"id":"#)
+        raw("{")
+        rowMembers(row)
+        raw("}")
+    }
+
+    /// A row's members: `"id":…,"html":…`.
+    private mutating func rowMembers(_ row: WebListRow) {
+        raw(#""id":"#)
         string(row.id)
         raw(#","html":"#)
         string(row.html)
-        raw("}")
     }
 
     /// An index path: `[section,item]`.
@@ -151,14 +160,10 @@ struct _JSONWriter {
 
     /// A sectioned step that carries a row: `{"op":…,"at":[s,i],"id":…,"html":…}`.
     private mutating func rowStep(_ op: StaticString, _ row: WebListRow, at path: ListIndexPath) {
-        raw(#"{"op":""#)
-        raw(op)
-        raw(#"","at":"#)
+        stepStart(op)
         indexPath(path)
-        raw(#","id":"#)
-        string(row.id)
-        raw(#","html":"#)
-        string(row.html)
+        raw(",")
+        rowMembers(row)
         raw("}")
     }
 
