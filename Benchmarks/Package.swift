@@ -51,6 +51,12 @@ let package = Package(
             dependencies: ["BenchmarkSupport"],
             swiftSettings: sharedSwiftSettings
         ),
+        // A one-row update and a 1 % batch at 10⁴ … 10⁷ rows, and their plot (SVG).
+        .executableTarget(
+            name: "scaling",
+            dependencies: ["BenchmarkSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
         // Reads one run's exported percentiles and prints the table of ratios.
         .executableTarget(name: "benchmark-table", swiftSettings: sharedSwiftSettings),
     ]

@@ -10,7 +10,8 @@ import Benchmark
 /// - `Baselines.swift`: `t21-style`, `stdlib-difference`.
 /// - `BatchScenarios.swift`: `sorted1m-batch`, `single-upsert-1m`.
 /// - `SectionedScenarios.swift`: `sectioned-sorted1m-batch`, `sectioned-single-upsert-1m`.
-/// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`, `resort-100k`.
+/// - `ReplaceScenarios.swift`: `replace-100k`, `replace-100k-updates`,
+///   `coalesced-replace-100k`, `two-batch-replace-100k`, `resort-100k`.
 /// - `LoadScenarios.swift`: `bulk-load-1m`, `concurrent-upserts`.
 /// - `WindowScenarios.swift`: `window-scroll-1m`.
 /// - `FanOutScenarios.swift`: `fanout-1000-lists-paced`, `fanout-1000-lists-back-to-back`,

@@ -38,6 +38,52 @@ func registerReplaceScenarios() {
         )
     }
 
+    // The same change as `replace-100k` written as a `remove(ids:)` of the 10,000 rows
+    // that go and an `add` of the 12,000 that come or move, which reach the renderer as
+    // one batch: given in one `perform`, which applies them as one run of calls, exactly
+    // as two such calls that coalesce are applied. Its floor, `two-batch-replace-100k`,
+    // is the same two calls delivered as two batches (each waited for). Untimed
+    // afterwards, `replaceAll` back to the original rows, and the list settles.
+    for coalesced in [true, false] {
+        let name = coalesced ? "coalesced-replace-100k" : "two-batch-replace-100k"
+        Benchmark(
+            name,
+            configuration: Scenario.configuration(iterations: 100, seconds: 10),
+            closure: { (benchmark: Benchmark, fixture: ReplaceFixture) in
+                let source = fixture.source, observer = fixture.observer
+                let version = observer.latestVersion + 1
+                let (removed, added) = (fixture.removedIDs, fixture.added)
+                benchmark.startMeasurement()
+                let snapshot: ListSnapshot<Row>
+                if coalesced {
+                    source.perform { edits in
+                        edits.remove(ids: removed)
+                        edits.add(added)
+                    }
+                    snapshot = observer.wait(forVersion: version)
+                } else {
+                    source.remove(ids: removed)
+                    observer.wait(forVersion: version)
+                    source.add(added)
+                    snapshot = observer.wait(forVersion: version + 1)
+                }
+                benchmark.stopMeasurement()
+
+                let totals = observer.takeTotals()
+                check(totals.batches == (coalesced ? 1 : 2) && totals.deletions == 10_000 && totals.insertions == 10_000, "\(name): \(totals)")
+                check(totals.reloads == 2_000 && totals.moves <= 2_000, "\(name): \(totals)")
+                check(snapshot.elementsEqual(fixture.replacement), "\(name): rows differ from the replacement")
+                Scenario.record(totals, in: benchmark)
+
+                source.replaceAll(with: fixture.original)
+                observer.wait(forVersion: snapshot.version + 1)
+                _ = observer.takeTotals()
+                source.settle()
+            },
+            setup: { ReplaceFixture(contentUpdates: 0) }
+        )
+    }
+
     // `sort(by:)` of the 100,000 rows by payload instead of index: timed until the
     // renderer has the batch; untimed afterwards, sorting back by index, and the list
     // settles.
@@ -79,6 +125,9 @@ final class ReplaceFixture: Sendable {
     let original: [Row]
     /// The new rows, in row order.
     let replacement: [Row]
+    /// The same change as calls: the ids that go, and the rows that come or move.
+    let removedIDs: [String]
+    let added: [Row]
 
     init(contentUpdates: Int) {
         let base = Rows.make(count: 100_000, seed: Seeds.hundredThousand)
@@ -93,8 +142,11 @@ final class ReplaceFixture: Sendable {
             rows[offset].value += 1_000_000
         }
         let deleted = Set(picked.prefix(10_000))
+        removedIDs = picked.prefix(10_000).map { base[$0].uid }
+        let newRows = Rows.make(count: 10_000, prefix: "n", seed: 4)
+        added = picked[10_000 ..< 12_000].map { rows[$0] } + newRows
         rows = rows.indices.filter { !deleted.contains($0) }.map { rows[$0] }
-        rows += Rows.make(count: 10_000, prefix: "n", seed: 4)
+        rows += newRows
         replacement = rows.sorted(by: <)
         source = ListDataSource(base)
         observer = source.attachObserver()

@@ -1,7 +1,8 @@
 // Turns one run of the ListEngineBenchmarks suite into the performance table.
 //
 //     benchmark-table <percentiles-dir> [<list-peak-bytes> <array-peak-bytes>
-//                     [<window-peak-bytes-10k> <window-peak-bytes-1m>]]
+//                     [<window-peak-bytes-10k> <window-peak-bytes-1m>
+//                     [<scaling-one-row-ratio> <scaling-batch-ratio>]]]
 //
 // <percentiles-dir> holds package-benchmark's `--format histogramPercentiles` export
 // (one TSV per benchmark and metric). The byte counts come from `memory-footprint`
@@ -37,6 +38,8 @@ let rows: [Row] = [
     Row(scenario: "sectioned-single-upsert-1m", floor: "single-upsert-1m", target: 1.25),
     Row(scenario: "replace-100k", floor: "floor-dictionary-100k", target: 6),
     Row(scenario: "replace-100k-updates", floor: "floor-dictionary-100k", target: 6),
+    Row(scenario: "coalesced-replace-100k", floor: "two-batch-replace-100k", target: 1),
+    Row(scenario: "two-batch-replace-100k", floor: nil, target: nil),
     Row(scenario: "resort-100k", floor: nil, target: nil),
     Row(scenario: "bulk-load-1m", floor: "floor-sort-1m", target: 1.5),
     Row(scenario: "concurrent-upserts", floor: "bulk-load-1m", target: 4),
@@ -182,6 +185,19 @@ if arguments.count >= 5, let early = Int(arguments[3]), let late = Int(arguments
 } else {
     missed += 1
     lines.append("| window-scroll-1m memory | — | — | — | — | ≤ \(formatRatio(windowMemoryTarget)) | MISSED (not measured) | — | — |")
+}
+
+// scaling: the time per changed row at 10,000,000 rows against 10,000 (O(k log n)).
+let scalingTarget = 3.0
+for (index, label) in [(5, "one-row update"), (6, "1 % batch, per changed row")] {
+    if arguments.count > index, let value = Double(arguments[index]) {
+        let status = value <= scalingTarget ? "met" : "MISSED"
+        if status != "met" { missed += 1 }
+        lines.append("| scaling (\(label), 10,000,000 rows vs. 10,000, separate process) | — | — | at 10,000 rows | \(formatRatio(value)) | ≤ \(formatRatio(scalingTarget)) | \(status) | — | — |")
+    } else {
+        missed += 1
+        lines.append("| scaling (\(label)) | — | — | — | — | ≤ \(formatRatio(scalingTarget)) | MISSED (not measured) | — | — |")
+    }
 }
 
 // The fan-out scenarios' targets are absolute: CPU per list per change, the process's

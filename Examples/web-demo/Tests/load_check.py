@@ -27,6 +27,9 @@ whose process id ``--pid`` gives for its memory and CPU figures), then:
      ``eventFrames`` against the messages the streams received);
    - once every stream is closed, every window is released after its resume grace and
      freed (``/status``'s ``windows`` and ``windowsAlive`` back to 0: no window leaks);
+   - the peak resident memory grew by at most ``--max-kib-per-window`` per window, and
+     once every window is freed the server's resident memory is at most 1.2 × what it
+     was before the streams, plus 20 MiB;
 4. prints one table row: streams, messages a second per stream, ``/status``
    p50/p95/max, the server's resident memory (VmRSS now, VmHWM its peak) and CPU time
    (utime + stime during the run, in total and per stream), from ``/proc``.
@@ -372,6 +375,8 @@ def main():
                         help="the server's idle timeout in ms: passed with --server, expected with --url (default 2000)")
     parser.add_argument("--heartbeat", type=int, default=1000,
                         help="with --server: the server's heartbeat in ms, which bounds how long a closed stream's window is kept (default 1000)")
+    parser.add_argument("--max-kib-per-window", type=int, default=512,
+                        help="the most the peak resident memory may grow per stream's window, in KiB (default 512)")
     parser.add_argument("--resume-grace", type=int, default=1000,
                         help="with --server: how long a window is kept after its stream ends, in ms (default 1000)")
     parser.add_argument("--per-address", type=int, default=50,
@@ -414,7 +419,7 @@ def measure(options, server, streams, idlers):
         if time.monotonic() > deadline:
             raise CheckFailed(f"the server was not ready within 30 s: {status}")
         time.sleep(0.1)
-    _, _, _, fds_before = server.proc()
+    rss_before, _, _, fds_before = server.proc()
 
     selector = selectors.DefaultSelector()
 
@@ -675,6 +680,24 @@ def measure(options, server, streams, idlers):
         time.sleep(0.1)
     print(f"ok: every stream closed: all {status['windowsOpened']} windows released ({status['windowsReleased']}) after the "
           f"{grace_s:g} s resume grace and freed (0 alive)")
+
+    # Memory: what a window costs at the peak, and what comes back once they are freed.
+    if rss_before is not None and hwm is not None:
+        time.sleep(1)
+        rss_released, _, _, _ = server.proc()
+        per_window = (hwm - rss_before) / options.streams
+        bound_after = 1.2 * rss_before + 20 * 1024
+        print(f"    memory: {rss_before / 1024:.0f} MiB before the streams, peak {hwm / 1024:.0f} MiB "
+              f"({per_window:.0f} KiB per window), {rss_released / 1024:.0f} MiB once every window was freed")
+        problems = []
+        if per_window > options.max_kib_per_window:
+            problems.append(f"{per_window:.0f} KiB per window at the peak (bound {options.max_kib_per_window} KiB)")
+        if rss_released > bound_after:
+            problems.append(f"{rss_released / 1024:.0f} MiB resident once every window was freed "
+                            f"(bound 1.2 × {rss_before / 1024:.0f} MiB + 20 MiB = {bound_after / 1024:.0f} MiB)")
+        if problems:
+            raise CheckFailed("; ".join(problems))
+        print(f"ok: memory per window under {options.max_kib_per_window} KiB, and back under 1.2 × the start + 20 MiB once freed")
 
     if server.process is not None:
         stopped = time.monotonic()
