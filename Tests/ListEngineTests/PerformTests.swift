@@ -208,4 +208,37 @@ struct PerformTests {
         #expect(rows.map { $0.id % 3 } == rows.map { $0.id % 3 }.sorted())
         #expect(SectionedListDataSource<Int, TestRow>([], sectionedBy: { $0.key }).snapshot.version == 0)
     }
+
+    @Test("a removal large enough for a bulk edit, then an add that makes the run too large for one: the batch equals the oracle's")
+    func bulkRemovalThenLargeAdd() async {
+        for seed in 0 ..< min(Self.seedCount, 30) {
+            var rng = SplitMix64(seed: seed &+ 9_000_000)
+            let count = rng.int(in: 400 ..< 1_200)
+            // Keys with ties half the time: a bulk edit that meets a tie goes one call at a time.
+            let keys = rng.chance(0.5) ? count * 4 : 50
+            let start = (0 ..< count).map { TestRow(id: $0, key: rng.int(in: 0 ..< keys)) }
+            let source = ListDataSource<TestRow>(start)
+            let model = Model()
+            model.state.withLock { $0.oracle.add(start) }
+            let recorder = BatchRecorder<TestRow>()
+            source.attach(recorder)
+            _ = await source.flush()
+            _ = recorder.take()
+            let removed = (0 ..< rng.int(in: 32 ..< count / 8)).map { _ in rng.int(in: 0 ..< count) }
+            let added = (0 ..< rng.int(in: count / 8 ..< count / 3)).map { _ in
+                TestRow(id: rng.int(in: 0 ..< count + count / 4), key: rng.int(in: 0 ..< keys), payload: rng.int(in: 0 ..< 2))
+            }
+            let script: [Edit] = [.remove(removed), .add(added)]
+            model.state.withLock { $0.oracle.beginBatch() }
+            source.perform { edits in model.play(script, on: &edits) }
+            let snapshot = await source.flush()
+            let batches = recorder.take()
+            let context = "seed \(seed): \(count) rows, remove \(removed.count), add \(added.count)"
+            let matches = model.state.withLock { state -> Bool in
+                #expect(Array(snapshot) == state.oracle.rows, "\(context)")
+                return ListDataSourcePropertyTests.expect(batches, toMatch: state.oracle.expectedBatch(), context: context)
+            }
+            guard matches else { return }
+        }
+    }
 }

@@ -79,6 +79,17 @@ import Synchronization
             // A tie, or too many late calls: the calls go one at a time.
             applyOneAtATime(run)
         default:
+            // A run too large for a bulk edit as a whole (a `remove(ids:)` and an `add`
+            // that coalesced, say) may start with calls that are not: those go in bulk,
+            // as they would in a batch of their own, and the rest after them.
+            if touched == nil, run.calls.count > 1 {
+                let leading = run.leadingCalls { _EditStrategy.isBulkEditWorthwhile(namedRows: $0, rowCount: rowCount) }
+                if leading > 0, leading < run.calls.count {
+                    apply(run.calls(0 ..< leading), joiningLateCalls: nil)
+                    apply(run.calls(leading ..< run.calls.count), joiningLateCalls: nil)
+                    return
+                }
+            }
             applyOneAtATime(run)
         }
     }

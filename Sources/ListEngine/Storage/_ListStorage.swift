@@ -114,7 +114,9 @@
     ///
     /// Into an empty list, items with distinct ids are placed by one stable sort and a
     /// bulk build, which gives the same rows as inserting each at its upper bound. Many
-    /// new ids that tie with nothing are merged in at once (``_inserting(_:)``).
+    /// new ids that tie with nothing are merged in at once (``_inserting(_:)``); many
+    /// items some of whose ids are stored go through the bulk edit
+    /// (``_editing(reduced:)``) when nothing they place ties.
     ///
     /// - Complexity: O(*k* log *n*) comparisons; O(*k* log *k*) into an empty list;
     ///   O(*n* + *k* log *k*) when merged.
@@ -129,6 +131,15 @@
         case .merge:
             if let merged = _inserting(items) {
                 self = merged
+                return
+            }
+            // Some items have ids already stored (or tie): the bulk edit places changed
+            // and new items in one pass over the rows, unless a placed item ties with a
+            // neighbour; only then do the items go one at a time.
+            var run = _EditRun<Item>()
+            run.add(items)
+            if let (edited, _) = _editing(reduced: _IDEditor(run)) {
+                self = edited
                 return
             }
         default:
