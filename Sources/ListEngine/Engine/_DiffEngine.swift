@@ -83,6 +83,11 @@ import Synchronization
             // that coalesced, say) may start with calls that are not: those go in bulk,
             // as they would in a batch of their own, and the rest after them.
             if touched == nil, run.calls.count > 1 {
+                if run.count >= _Tuning.bulkEditMinimumRows, let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run)) {
+                    storage = edited
+                    touched = .edited(rows)
+                    return
+                }
                 let leading = run.leadingCalls { _EditStrategy.isBulkEditWorthwhile(namedRows: $0, rowCount: rowCount) }
                 if leading > 0, leading < run.calls.count {
                     apply(run.calls(0 ..< leading), joiningLateCalls: nil)
