@@ -2,7 +2,7 @@
 # Runs the ListEngine benchmarks in a release build and prints one table: each
 # scenario's median and p90, its ratio to the floor measured in the same run, the
 # target ratio, met or MISSED, peak memory, and the batch sizes it produced; for
-# window-scroll-1m, the time per page of the last 10 pages against the first 10, and
+# window-scroll-1m, the time per page of the last 10 pages against pages 11–20, and
 # peak memory after 1,000,000 rows scrolled against after 10,000; for scaling, the time
 # per changed row at 10,000,000 rows against 10,000, with its plot in scaling.svg.
 #

@@ -96,18 +96,19 @@ func formatRatio(_ ratio: Double) -> String {
 }
 
 /// `window-scroll-1m`'s targets: time per page of the last 10 pages at most this many
-/// times that of the first 10, and peak memory after 1,000,000 rows at most this many
-/// times the peak after 10,000.
+/// times that of pages 11–20 (the first pages the window is trimmed after, so that both
+/// sides carry a trim), and peak memory after 1,000,000 rows at most this many times the
+/// peak after 10,000.
 let windowTimeTarget = 1.2
 let windowMemoryTarget = 1.1
 
 /// The `window-scroll-1m` row: the time per page of the last 10 pages down (median and
-/// p90 over the iterations) against the first 10 as its floor; and whether it met its
+/// p90 over the iterations) against pages 11–20 as its floor; and whether it met its
 /// target.
 func windowScrollLine(_ result: Result?) -> (line: String, met: Bool) {
     let last = result?.value("page-time-last-10", percentile: 50)
     let lastP90 = result?.value("page-time-last-10", percentile: 90)
-    let first = result?.value("page-time-first-10", percentile: 50)
+    let first = result?.value("page-time-11-20", percentile: 50)
     var ratio = "—", status = "MISSED (not measured)"
     if let last, let first, first > 0 {
         let value = Double(last) / Double(first)
@@ -115,7 +116,7 @@ func windowScrollLine(_ result: Result?) -> (line: String, met: Bool) {
         status = value <= windowTimeTarget ? "met" : "MISSED"
     }
     let memory = formatBytes(result?.value("peak-resident-bytes", percentile: 100))
-    let line = "| window-scroll-1m (time per page, last 10 pages vs. first 10) | \(formatTime(last)) | \(formatTime(lastP90)) | first 10 pages: \(formatTime(first)) | \(ratio) | ≤ \(formatRatio(windowTimeTarget)) | \(status) | \(memory) | — |"
+    let line = "| window-scroll-1m (time per page, last 10 pages vs. pages 11–20) | \(formatTime(last)) | \(formatTime(lastP90)) | pages 11–20: \(formatTime(first)) | \(ratio) | ≤ \(formatRatio(windowTimeTarget)) | \(status) | \(memory) | — |"
     return (line, status == "met")
 }
 
@@ -223,5 +224,5 @@ print(lines.joined(separator: "\n"))
 print("")
 print("Times are wall clock over the iterations of one run (median = p50). Ratios divide the median by the median of the floor measured in the same run.")
 let window = results["window-scroll-1m"]
-print("window-scroll-1m: times per page, the mean of the last 10 of 10,000 pages down against the mean of the first 10 (which fill the window, untrimmed); pages 11–20, the first trimmed, took \(formatTime(window?.value("page-time-11-20", percentile: 50))) per page; scrolling down and back up took \(formatTime(window?.value("wallClock", percentile: 50))) (medians).")
+print("window-scroll-1m: times per page, the mean of the last 10 of 10,000 pages down against the mean of pages 11–20 (the first the window is trimmed after); the first 10, which fill the window untrimmed, took \(formatTime(window?.value("page-time-first-10", percentile: 50))) per page; scrolling down and back up took \(formatTime(window?.value("wallClock", percentile: 50))) (medians).")
 print(missed == 0 ? "All targets met." : "\(missed) target(s) missed.")
