@@ -79,21 +79,15 @@ import Synchronization
             // A tie, or too many late calls: the calls go one at a time.
             applyOneAtATime(run)
         default:
-            // A run too large for a bulk edit as a whole (a `remove(ids:)` and an `add`
-            // that coalesced, say) may start with calls that are not: those go in bulk,
-            // as they would in a batch of their own, and the rest after them.
-            if touched == nil, run.calls.count > 1 {
-                if run.count >= _Tuning.bulkEditMinimumRows, let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run)) {
-                    storage = edited
-                    touched = .edited(rows)
-                    return
-                }
-                let leading = run.leadingCalls { _EditStrategy.isBulkEditWorthwhile(namedRows: $0, rowCount: rowCount) }
-                if leading > 0, leading < run.calls.count {
-                    apply(run.calls(0 ..< leading), joiningLateCalls: nil)
-                    apply(run.calls(leading ..< run.calls.count), joiningLateCalls: nil)
-                    return
-                }
+            // Several calls too large together for a bulk edit to pay over a merge (a
+            // `remove(ids:)` and an `add` that coalesced, say) would go one call at a
+            // time, a removal one id at a time: one pass over the rows still costs less,
+            // unless a placed item ties.
+            if touched == nil, run.calls.count > 1, run.count >= _Tuning.bulkEditMinimumRows,
+               let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run)) {
+                storage = edited
+                touched = .edited(rows)
+                return
             }
             applyOneAtATime(run)
         }

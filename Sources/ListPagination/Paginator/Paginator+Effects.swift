@@ -83,10 +83,8 @@ extension Paginator {
             shared.visibleID = nil
             dataSource.removeAll()
         case .trim(let edge, let fence):
-            let slot: _Machine.Slot = edge == .top ? .prepend : .append
-            cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
-            let window = _Machine.Window(lower: edge == .top ? fence : .open, upper: edge == .bottom ? fence : .open)
-            let fences = _ItemFences<Item>(window)
+            Self._supersedeLoad(at: edge, on: &shared, cancelling: &cancelled)
+            let fences = Self._keptRows(dropping: edge, at: fence)
             dataSource.remove { !fences.admits($0) }
         case .actions(let actions):
             for action in actions {
@@ -159,8 +157,7 @@ extension Paginator {
                 guard case .trim(let edge, let fence) = action else { return nil }
                 shared.trims[edge == .top ? 0 : 1] += 1
                 shared.trimmedVersions.insert(pageVersion)
-                let slot: _Machine.Slot = edge == .top ? .prepend : .append
-                cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
+                Self._supersedeLoad(at: edge, on: &shared, cancelling: &cancelled)
                 version = shared.machine.ledgerVersion
                 shared.machine._checkInvariants()
                 _afterEvent(&shared, cancelling: &cancelled)
@@ -168,10 +165,20 @@ extension Paginator {
             }
             for task in cancelled { task.cancel() }
             guard let drop else { return }
-            // The rows past the new fence at that end, as the `.trim` action removes them.
-            let fences = _ItemFences<Item>(_Machine.Window(lower: drop.edge == .top ? drop.fence : .open, upper: drop.edge == .bottom ? drop.fence : .open))
+            let fences = Self._keptRows(dropping: drop.edge, at: drop.fence)
             edits.remove { !fences.admits($0) }
         }
+    }
+
+    /// A load running at `edge`, superseded by a drop there: its task and retry timer go.
+    private static func _supersedeLoad(at edge: _Machine.Edge, on shared: inout _Shared, cancelling cancelled: inout [Task<Void, Never>]) {
+        let slot: _Machine.Slot = edge == .top ? .prepend : .append
+        cancelled += [shared.loadTasks.removeValue(forKey: slot), shared.retryTimers.removeValue(forKey: slot)].compactMap { $0 }
+    }
+
+    /// The rows that stay when pages are dropped at `edge` up to the new `fence`.
+    private static func _keptRows(dropping edge: _Machine.Edge, at fence: _Machine.Fence) -> _ItemFences<Item> {
+        _ItemFences(_Machine.Window(lower: edge == .top ? fence : .open, upper: edge == .bottom ? fence : .open))
     }
 
     /// Starts the task that loads `request` and reports back; the caller counts it in
