@@ -123,12 +123,45 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
         self.init([Item](), order: _RowOrder(areInIncreasingOrder))
     }
 
+    /// Creates an empty list ordered by the items' `<`, at `version`: its snapshot has that
+    /// version and its first batch goes from `version` to `version + 1`.
+    ///
+    /// For a list that takes over from another one whose renderers go on following
+    /// versions, for instance a server that moves a client from a list shared by many
+    /// clients to one of its own: starting past the last version the client saw, the new
+    /// list's versions keep increasing for that client. A renderer attached to it gets the
+    /// attach batch as always: from the empty version 0 to `version`.
+    ///
+    /// ```swift
+    /// let own = ListDataSource<Player>(version: shared.snapshot.version)
+    /// own.add(firstPage)  // version shared.snapshot.version + 1
+    /// ```
+    /// - Parameter version: the version of the empty list, at least 0.
+    /// - Complexity: O(1).
+    @inlinable public convenience init(version: Int) {
+        self.init([Item](), order: .natural, version: version)
+    }
+
+    /// Creates an empty list ordered by `areInIncreasingOrder`, at `version`: its snapshot
+    /// has that version and its first batch goes from `version` to `version + 1`
+    /// (see ``init(version:)``).
+    ///
+    /// - Parameters:
+    ///   - areInIncreasingOrder: the row order, a strict weak order.
+    ///   - version: the version of the empty list, at least 0.
+    /// - Complexity: O(1).
+    @inlinable public convenience init(sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool, version: Int) {
+        self.init([Item](), order: _RowOrder(areInIncreasingOrder), version: version)
+    }
+
     /// Creates a list holding `items` in `order`; with `sectioning`, the rows of a
-    /// ``SectionedListDataSource`` (`order` is then section-major).
-    @inlinable init(_ items: some Sequence<Item>, order: _RowOrder<Item>, sectioning: _Sectioning<Item>? = nil) {
+    /// ``SectionedListDataSource`` (`order` is then section-major). The initial state is
+    /// `version`, or when `nil` 0 for an empty list and 1 for any other.
+    @inlinable init(_ items: some Sequence<Item>, order: _RowOrder<Item>, sectioning: _Sectioning<Item>? = nil, version: Int? = nil) {
+        precondition(version.map { $0 >= 0 } ?? true, "a list's version is at least 0")
         var storage = _ListStorage<Item>(comparator: order)
         storage.add(contentsOf: items)
-        let initial = ListSnapshot(_storage: storage, version: storage.count == 0 ? 0 : 1, sections: sectioning?.sections(storage))
+        let initial = ListSnapshot(_storage: storage, version: version ?? (storage.count == 0 ? 0 : 1), sections: sectioning?.sections(storage))
         _diffQueue = DispatchQueue(label: "ListEngine.ListDataSource.diff", target: _SharedQueues.pool)
         _engine = _DiffEngine(storage: storage, published: initial, queue: _diffQueue, sectioning: sectioning)
         _shared = LockedState(_SharedState(ledger: _DeliveryLedger(initial: initial)))

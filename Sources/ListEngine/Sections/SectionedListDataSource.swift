@@ -93,13 +93,43 @@ public final class SectionedListDataSource<Section: Hashable & Comparable & Send
         self.init(items, rule: _SectionRule(sectionOf: section), order: areInIncreasingOrder)
     }
 
+    /// Creates an empty list grouped by `section`, rows ordered by the items' `<` within a
+    /// section, at `version`: its snapshot has that version and its first batch goes from
+    /// `version` to `version + 1` (see ``ListDataSource/init(version:)``).
+    ///
+    /// - Parameters:
+    ///   - section: each item's section key. It must depend only on the item and be
+    ///     cheap: it runs on every comparison of rows.
+    ///   - version: the version of the empty list, at least 0.
+    /// - Complexity: O(1).
+    @inlinable public convenience init(sectionedBy section: @escaping @Sendable (Item) -> Section, version: Int) {
+        self.init([Item](), rule: _SectionRule(sectionOf: section), order: nil, version: version)
+    }
+
+    /// Creates an empty list grouped by `section`, rows ordered by `areInIncreasingOrder`
+    /// within a section, at `version` (see ``init(sectionedBy:version:)``).
+    ///
+    /// - Parameters:
+    ///   - section: each item's section key. It must depend only on the item and be
+    ///     cheap: it runs on every comparison of rows.
+    ///   - areInIncreasingOrder: the row order within a section, a strict weak order.
+    ///   - version: the version of the empty list, at least 0.
+    /// - Complexity: O(1).
+    @inlinable public convenience init(
+        sectionedBy section: @escaping @Sendable (Item) -> Section,
+        sortedBy areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool,
+        version: Int
+    ) {
+        self.init([Item](), rule: _SectionRule(sectionOf: section), order: areInIncreasingOrder, version: version)
+    }
+
     @inlinable convenience init(rule: _SectionRule<Section, Item>, order: (@Sendable (Item, Item) -> Bool)?) {
         self.init([Item](), rule: rule, order: order)
     }
 
-    @inlinable init(_ items: some Sequence<Item>, rule: _SectionRule<Section, Item>, order: (@Sendable (Item, Item) -> Bool)?) {
+    @inlinable init(_ items: some Sequence<Item>, rule: _SectionRule<Section, Item>, order: (@Sendable (Item, Item) -> Bool)?, version: Int? = nil) {
         _rule = rule
-        rows = ListDataSource(items, order: _RowOrder(rule.sectionMajor(order)), sectioning: _Sectioning(rule))
+        rows = ListDataSource(items, order: _RowOrder(rule.sectionMajor(order)), sectioning: _Sectioning(rule), version: version)
     }
 
     // MARK: - Mutations
