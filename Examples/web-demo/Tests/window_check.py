@@ -7,6 +7,10 @@ format's rules: window ``top`` stays on its first page; window ``deep`` is drive
 the list with ``/appear`` until it starts past rank 1,500. Then, with no more
 ``/appear``, for ``--duration`` seconds, checks that
 
+- both windows start on the shared view of the top page (``/status``: 2 shared windows,
+  2 views, the shared flat and grouped ones); ``deep``'s first ``/appear`` that loads a
+  page gives it a view of its own, and its stream goes on with a newer snapshot (a
+  stream's versions never go back), while ``top`` stays shared;
 - the two streams are different windows: different tokens, versions and rows, ``top`` at
   rank 1 with one page loaded, although ``deep`` loaded dozens;
 - feed changes that fall inside a window reach it as small batches, one per change
@@ -101,6 +105,8 @@ class Replay:
 
     def apply(self, message):
         if message["type"] == "snapshot":
+            if self.version is not None and message["version"] <= self.version:
+                self.problems.append(f"snapshot v{message['version']} after v{self.version}: versions went back")
             self.snapshots += 1
             self.rows = [(item["id"], item["html"]) for item in message["items"]]
             self.version = message["version"]
@@ -155,6 +161,11 @@ def main():
         wait_for("both windows have their first page", lambda: all(s.state()[1] for s in streams), 10)
         if top.window is None or deep.window is None or top.window == deep.window:
             raise CheckFailed(f"the two streams were not given two window tokens: {top.window!r}, {deep.window!r}")
+        before = status(base)
+        if (before["sharedWindows"], before["views"]) != (2, 2) or not all(status(base, s.window)["shared"] for s in streams):
+            raise CheckFailed(f"two windows at the top should both show the shared view: {before}")
+        print(f"ok: two windows at the top show the shared view at v{status(base, top.window)['version']} "
+              f"({before['sharedWindows']} shared windows, {before['views']} views)")
 
         # deep goes down the list; top is left alone.
         now = settled(base, deep.window, feed=True)
@@ -166,6 +177,14 @@ def main():
             now = settled(base, deep.window, feed=True)
             steps += 1
         top_status, deep_status = status(base, top.window), status(base, deep.window)
+        after = status(base)
+        if not top_status["shared"] or deep_status["shared"] or (after["sharedWindows"], after["views"]) != (1, 3):
+            raise CheckFailed(f"window deep should have a view of its own and top the shared one: {top_status}, {deep_status}, {after}")
+        if deep.snapshots < 2 or deep.problems:
+            raise CheckFailed(f"window deep's stream did not go on from its own view with a newer snapshot: "
+                              f"{deep.snapshots} snapshots, {deep.problems[:2]}")
+        print(f"ok: window deep left the shared view: its stream went on with a newer snapshot ({deep.snapshots} snapshots, "
+              f"versions only increased); top stayed shared; {after['views']} views")
         if top_status["loadedPages"] != 1 or top_status["firstRank"] != 1:
             raise CheckFailed(f"window top loaded pages while window deep scrolled: {top_status}")
         if deep_status["prepend"] == "exhausted" or deep_status["pagination"] == "exhausted":

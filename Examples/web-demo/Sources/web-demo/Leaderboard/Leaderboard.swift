@@ -4,15 +4,19 @@ import ListPagination
 import ServiceLifecycle
 import Synchronization
 
-/// The demo's shared state: the live roster the fixture feed keeps changing, and the
-/// open windows, one per browser page (``LeaderboardWindow``).
+/// The demo's shared state: the live roster the fixture feed keeps changing, the views
+/// of it that windows show (``WindowView``), and the open windows, one per browser page
+/// (``LeaderboardWindow``).
 ///
-/// Each `/events` stream opens a window with its own list and paginator, named by a
-/// token the server makes (``WindowTable``, ``WindowToken``); the window
-/// pages through ``roster`` with keyset pages, and every feed event is applied to the
-/// roster once and then to every open window through its paginator's `upsert` or
-/// `remove(ids:)`, which applies it only where it falls inside that window. A browser
-/// scrolled down loads pages for itself alone.
+/// Each `/events` stream opens a window named by a token the server makes
+/// (``WindowTable``, ``WindowToken``). It shows the shared view of the top page (one
+/// flat, one grouped by tier) until its browser scrolls to where a page would load;
+/// then it gets a view of its own, which pages through ``roster`` with keyset pages for
+/// that browser alone. Every feed event is applied to the roster once, then to each
+/// shared view and each window's own view through its paginator's `upsert` or
+/// `remove(ids:)`, which applies it only where it falls inside that view. So a thousand
+/// windows at the top cost one list, one diff and one encoding per event, and each of
+/// their streams writes the same bytes.
 ///
 /// A window whose stream ended is kept for the resume grace period, then released.
 /// As a `Service` it plays the feed and releases expired windows until graceful
@@ -39,6 +43,9 @@ final class Leaderboard: Service {
     private let eventsPlayed = Atomic<Int>(0)
     private let table: Mutex<WindowTable>
     private let clock = ContinuousClock()
+    /// The views of the top page that windows share: flat, and grouped by tier.
+    private let flatView: WindowView
+    private let groupedView: WindowView
 
     init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes, limits: WindowTable.Limits) throws(FixtureError) {
         feed = try LiveFeed(directory: fixtures)
@@ -46,6 +53,13 @@ final class Leaderboard: Service {
         self.feedInterval = feedInterval
         self.sizes = sizes
         table = Mutex(WindowTable(limits: limits))
+        flatView = WindowView(grouped: false, roster: roster, sizes: sizes)
+        groupedView = WindowView(grouped: true, roster: roster, sizes: sizes)
+    }
+
+    /// The view of the top page that windows share until they scroll away from it.
+    func sharedView(grouped: Bool) -> WindowView {
+        grouped ? groupedView : flatView
     }
 
     /// Feed events applied since the start.
@@ -63,7 +77,7 @@ final class Leaderboard: Service {
         let now = clock.now
         return table.withLock { table in
             table.open(client: client, at: now) { token in
-                LeaderboardWindow(id: token, grouped: grouped, roster: roster, sizes: sizes)
+                LeaderboardWindow(id: token, shared: sharedView(grouped: grouped), roster: roster, sizes: sizes)
             }
         }
     }
@@ -100,10 +114,16 @@ final class Leaderboard: Service {
     }
 
     /// Windows held, of those the ones streaming, the counts since the start, and the
-    /// frames every window has turned into event bytes.
+    /// frames every view has turned into event bytes.
     var counts: (held: Int, streaming: Int, since: WindowTable.Counts, frames: Int) {
         let (held, counts, releasedFrames, windows) = table.withLock { ($0.held, $0.counts, $0.releasedFrames, $0.windows) }
-        return (held.all, held.streaming, counts, releasedFrames + windows.reduce(0) { $0 + $1.eventBytes.made })
+        let shared = flatView.eventBytes.made + groupedView.eventBytes.made
+        return (held.all, held.streaming, counts, shared + releasedFrames + windows.reduce(0) { $0 + ($1.ownView?.eventBytes.made ?? 0) })
+    }
+
+    /// Every view the feed reaches: the shared ones, and the windows' own.
+    var views: [WindowView] {
+        [flatView, groupedView] + table.withLock { $0.windows }.compactMap(\.ownView)
     }
 
     func run() async throws {
@@ -115,6 +135,8 @@ final class Leaderboard: Service {
         }
         try? await gracefulShutdown()
         for window in table.withLock({ $0.finish() }) { window.close() }
+        flatView.close()
+        groupedView.close()
     }
 
     /// Releases the windows whose stream ended more than the grace period ago, several
@@ -132,7 +154,7 @@ final class Leaderboard: Service {
 
     /// Plays the fixture feed over and over (later rounds start from the live state, so
     /// they are score changes), one event every `interval`: each event changes the
-    /// roster, then goes to every open window, which shows it only if it falls inside.
+    /// roster, then goes to every view, which shows it only if it falls inside.
     private func playFeed(every interval: Duration) async throws {
         var deadline = clock.now
         while true {
@@ -140,7 +162,7 @@ final class Leaderboard: Service {
                 deadline = deadline.advanced(by: interval)
                 try await clock.sleep(until: deadline)
                 if let change = roster.apply(event) {
-                    for window in openWindows { window.apply(change) }
+                    for view in views { view.apply(change) }
                 }
                 eventsPlayed.add(1, ordering: .relaxed)
             }

@@ -1,183 +1,184 @@
-import Dispatch
-import LeaderboardFixtures
-import ListPagination
 import Synchronization
 import WebListRenderer
 
-/// One browser's view of the leaderboard: its own list, paged from the live roster by its
-/// own `Paginator`, and kept live by the shared feed through that paginator.
+/// One browser page's window on the leaderboard, named by the token the server made
+/// (``Leaderboard/open(grouped:client:)``): the view it shows and the stream that
+/// writes that view's messages.
 ///
-/// A window is opened by an `/events` stream under a token the server makes
-/// (``Leaderboard/open(grouped:client:)``), kept for the resume grace after its stream
-/// ends (``Leaderboard/streamEnded(_:)``), then released. It holds at most
-/// ``Leaderboard/Sizes/maxLoadedRows`` rows: keyset pages of
-/// ``Leaderboard/Sizes/pageSize`` players after or before a (score, id) key
-/// (``RankKey``), loaded both ways as the browser reports the rows it shows
-/// (`/appear`), with the pages farthest from the visible row dropped past the bound.
-/// Feed events reach it through `Paginator.upsert(_:)` and `remove(ids:)`: a change
-/// that lands inside the window is one batch to its browser, one outside it is ignored
-/// (it arrives with the page that covers its place, if the browser scrolls there).
-/// A change that comes while a page is loading wins over that page's copy of the row
-/// (the paginator sees to it), so a page read before the change and applied after it
-/// cannot leave the old version on screen.
+/// A window opens on the leaderboard's shared view of the top page
+/// (``Leaderboard/sharedView(grouped:)``), which any number of windows show at the
+/// cost of one: a feed event is diffed and encoded once for all of them. It stays there
+/// while its browser shows rows that the shared view's paginator would load nothing
+/// for (`/appear` near neither end it can extend). The first `/appear` that would load
+/// a page gives the window a view of its own, which it keeps:
 ///
-/// The list is grouped by tier (``TierSections``); its flat rows (`grouped.rows`) are
-/// what the paginator drives. A flat window publishes the rows through a `WebListHub`,
-/// a grouped one (`/?group=tier`) the sections through a `SectionedWebListHub`, at the
-/// same versions; ``history`` keeps recent versions for `/snapshot?version=N`.
+/// 1. the stream stops reading the shared view, at its version *S* or before;
+/// 2. the own view is made empty at version *S* and reads the top page at once (the
+///    page the browser shows), following the feed from then on;
+/// 3. the `/appear` offsets are replayed on it (the latest, if more came meanwhile);
+/// 4. the stream reads the own view: a snapshot newer than *S*, then its batches.
+///
+/// So the versions a stream writes only increase, and `/snapshot?version=N` answers
+/// from the shared view's history up to *S* and from the own view's after it.
+///
+/// A window is kept for the resume grace after its stream ends
+/// (``Leaderboard/streamEnded(_:)``), then released: its own view, if it has one, is
+/// closed with it.
 final class LeaderboardWindow: Sendable {
-    typealias Loader = KeysetLoader<Player, RankKey>
-
     /// Windows not yet deinitialised, released or not: `/status`'s `windowsAlive`, which
     /// returns to the number open once released windows are freed.
     static let alive = Atomic<Int>(0)
 
-    /// What a window's stream may have waiting in its hub before it is reset to a
-    /// snapshot: 512 messages or 256 KiB of batch messages, whichever comes first, so
-    /// that a browser that stopped reading holds a bounded number of bytes.
-    static let clientLimits = WebListHub<Player>.Limits(messages: 512, bytes: 256 << 10)
+    /// Where a stream reads a window's frames: a subscription to a view, with that view's
+    /// event bytes.
+    struct Source: Sendable {
+        let subscription: WebListSubscription
+        let bytes: EventBytes
+    }
+
+    private struct State {
+        var view: WindowView
+        /// The version of the shared view when the window left it; `nil` while on it.
+        var forkedAt: Int?
+        /// Replays the `/appear` offsets once the own view has its first page; `nil`
+        /// until the window leaves the shared view.
+        var fork: Task<Void, Never>?
+        /// Offsets reported while the own view waits for its first page, the latest.
+        var pending: [Int]?
+        /// The subscription the window's stream reads, if it has one.
+        var subscription: WebListSubscription?
+        var isClosed = false
+    }
 
     let id: String
     let isGrouped: Bool
-    let grouped: SectionedListDataSource<LeaderboardTier, Player>
-    /// The same list, flat: the rows the paginator loads.
-    var rows: ListDataSource<Player> { grouped.rows }
-    let paginator: Paginator<Loader, ContinuousClock>
-    /// The hub of a flat window (`nil` for a grouped one).
-    let hub: WebListHub<Player>?
-    /// The hub of a grouped window (`nil` for a flat one).
-    let groupedHub: SectionedWebListHub<LeaderboardTier, Player>?
-    /// Recent versions for `/snapshot?version=N`: one copy of the rows' markup and
-    /// 64 KiB of batch messages (a few hundred feed changes).
-    let history: SnapshotHistory
-    /// The event bytes of this window's frames.
-    let eventBytes = EventBytes(batchSlots: 8, snapshotSlots: 1)
-    /// The part of the order the window's pages ever covered.
-    private let reach: Reach
+    /// The view of the top page that windows share.
+    let shared: WindowView
+    private let roster: LiveRoster
+    private let sizes: Leaderboard.Sizes
+    private let state: Mutex<State>
 
-    init(id: String, grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes) {
+    init(id: String, shared: WindowView, roster: LiveRoster, sizes: Leaderboard.Sizes) {
         self.id = id
-        self.isGrouped = isGrouped
-        history = SnapshotHistory(grouped: isGrouped, budget: 64 << 10)
-        let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier })
-        self.grouped = grouped
-        let latency = sizes.pageLatency, limit = sizes.pageSize
-        let reach = Reach()
-        self.reach = reach
-        let loader = Loader(limit: limit, key: RankKey.init) { cursor, count in
-            // The latency first: the page is the roster as it stands when it arrives.
-            if latency > .zero { try await Task.sleep(for: latency) }
-            let rows = roster.page(at: cursor, count: count)
-            reach.cover(rows, at: cursor, limit: limit)
-            return rows
-        }
-        paginator = Paginator(
-            dataSource: grouped.rows, loader: loader, prefetchDistance: sizes.prefetchDistance,
-            maxLoadedRows: sizes.maxLoadedRows, loadingIndicatorDelay: .milliseconds(150)
-        )
-        if isGrouped {
-            hub = nil
-            let groupedHub = SectionedWebListHub(format: TierSections.format, limits: Self.clientLimits)
-            self.groupedHub = groupedHub
-            grouped.attach(groupedHub)
-        } else {
-            let hub = WebListHub(format: PlayerRow.format, limits: Self.clientLimits)
-            self.hub = hub
-            groupedHub = nil
-            grouped.rows.attach(hub)
-        }
-        grouped.attach(history)
+        self.isGrouped = shared.isGrouped
+        self.shared = shared
+        self.roster = roster
+        self.sizes = sizes
+        state = Mutex(State(view: shared))
         Self.alive.add(1, ordering: .relaxed)
-        paginator.loadNextPage()
     }
 
     deinit {
         Self.alive.subtract(1, ordering: .relaxed)
     }
 
-    /// A feed change, through the window.
-    ///
-    /// - Complexity: O(log *r*) on the caller, *r* = rows loaded; the paginator does the
-    ///   rest on the list's diff queue, and nothing when the change is outside the window.
-    func apply(_ change: FeedEvent.Change) {
-        // Most changes are far from most windows: those that cannot concern this one are
-        // not sent to its paginator, which would queue work on its list for nothing.
-        switch change {
-        case .add(let player):
-            guard rows[id: player.id] != nil || reach.mayHold(RankKey(player)) else { return }
-            paginator.upsert(CollectionOfOne(player))
-        case .remove(let id):
-            guard rows[id: id] != nil else { return }
-            paginator.remove(ids: CollectionOfOne(id))
+    /// The view the window shows now (its own one once it has left the shared view,
+    /// while that waits for its first page too).
+    var view: WindowView { state.withLock { $0.view } }
+
+    /// The window's own view, `nil` while it shows the shared one: what the feed reaches
+    /// besides the shared views.
+    var ownView: WindowView? {
+        state.withLock { $0.forkedAt == nil ? nil : $0.view }
+    }
+
+    /// Whether the window shows the shared view.
+    var isShared: Bool { state.withLock { $0.forkedAt == nil } }
+
+    /// Rows at `offsets` are on screen (`/appear`): the view's paginator loads the pages
+    /// they call for. On the shared view, offsets that would load nothing change nothing,
+    /// and offsets that would load a page give the window its own view first.
+    func appear(at offsets: [Int]) {
+        enum Action {
+            case none
+            case appear(WindowView)
+        }
+        let action: Action = state.withLock { state in
+            if state.isClosed { return .none }
+            if state.pending != nil {
+                state.pending = offsets
+                return .none
+            }
+            if state.forkedAt != nil { return .appear(state.view) }
+            guard shared.wouldLoad(at: offsets) else { return .none }
+            // Stop the stream's reading of the shared view before reading its version:
+            // every frame the stream got is at that version or before.
+            state.subscription?.cancel()
+            state.subscription = nil
+            let forkedAt = shared.version ?? 0
+            let own = WindowView(grouped: isGrouped, roster: roster, sizes: sizes, version: forkedAt, firstPageAtOnce: true)
+            state.view = own
+            state.forkedAt = forkedAt
+            state.pending = offsets
+            // Made under the lock, so that a stream that finds the own view finds the
+            // task to wait for too.
+            state.fork = Task { [self] in
+                await own.firstPage()
+                let offsets = self.state.withLock { state in
+                    defer { state.pending = nil }
+                    return state.isClosed ? nil : state.pending
+                }
+                for offset in offsets ?? [] { own.paginator.itemDidAppear(at: offset) }
+            }
+            return .none
+        }
+        if case .appear(let view) = action {
+            for offset in offsets { view.paginator.itemDidAppear(at: offset) }
         }
     }
 
-    /// A subscription to the window's messages (a snapshot first).
-    func subscribe() -> WebListSubscription {
-        if let hub { return hub.subscribe() }
-        return groupedHub!.subscribe()
+    /// Loads the page that failed again (`/retry`), on the view the window shows.
+    func retry() {
+        view.paginator.retry()
     }
 
-    /// The current snapshot message, once the first page has arrived.
-    func snapshotFrame() -> WebListFrame? {
-        hub?.snapshotFrame() ?? groupedHub?.snapshotFrame()
+    /// Where a new stream of the window starts reading: the view it shows now, a
+    /// snapshot first. `nil` once the window is closed.
+    func subscribe() async -> Source? {
+        await waitForFork()
+        return state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.subscription?.cancel()
+            let subscription = state.view.subscribe()
+            state.subscription = subscription
+            return Source(subscription: subscription, bytes: state.view.eventBytes)
+        }
     }
 
-    /// The newest version published.
-    var version: Int? { hub?.version ?? groupedHub?.version }
+    /// Where the stream goes on reading once `source` ended: the window's own view after
+    /// it left the shared one (a snapshot first), or `nil`: the window is closed, or
+    /// `source` ended for another reason (its view finished).
+    func source(after source: Source) async -> Source? {
+        await waitForFork()
+        return state.withLock { state in
+            guard !state.isClosed, state.view.eventBytes !== source.bytes else { return nil }
+            let subscription = state.view.subscribe()
+            state.subscription = subscription
+            return Source(subscription: subscription, bytes: state.view.eventBytes)
+        }
+    }
 
-    /// Clients reset to a snapshot after falling behind.
-    var resets: Int { hub?.statistics.resets ?? groupedHub?.statistics.resets ?? 0 }
+    private func waitForFork() async {
+        await state.withLock { $0.fork }?.value
+    }
 
-    /// Stops loading and ends the window's stream.
+    /// The snapshot message of `version`, from the history of the view that published
+    /// it.
+    func snapshot(version: Int) -> SnapshotHistory.Lookup {
+        let (view, forkedAt) = state.withLock { ($0.view, $0.forkedAt) }
+        guard let forkedAt, version <= forkedAt else { return view.history.snapshot(version: version) }
+        return shared.history.snapshot(version: version)
+    }
+
+    /// Ends the window: its stream stops, its own view (if any) stops loading.
     func close() {
-        paginator.reset()
-        hub?.finish()
-        groupedHub?.finish()
-    }
-}
-
-/// The part of the leaderboard's order a window's pages have covered since it opened:
-/// from the first key of any page to the last, open at an end a page reached. The
-/// paginator's window (between its first and last loaded page, open at a reached end)
-/// always lies inside it, so a player whose place is outside it and who is not loaded
-/// is outside the window: `upsert` would ignore it.
-private final class Reach: Sendable {
-    private struct State {
-        var first: RankKey?
-        var last: RankKey?
-        var startReached = false
-        var endReached = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Notes a page read from the roster: `rows` as `KeysetLoader` asked for them at
-    /// `cursor` (one more than `limit` when another page follows, or precedes).
-    func cover(_ rows: [Player], at cursor: KeysetCursor<RankKey>?, limit: Int) {
-        state.withLock { state in
-            switch cursor {
-            case nil:
-                state.startReached = true
-                if rows.count <= limit { state.endReached = true }
-            case .after?:
-                if rows.count <= limit { state.endReached = true }
-            case .before?, .through?:
-                if rows.count <= limit { state.startReached = true }
-            }
-            for row in rows {
-                let key = RankKey(row)
-                if state.first.map({ key < $0 }) ?? true { state.first = key }
-                if state.last.map({ $0 < key }) ?? true { state.last = key }
-            }
+        let (subscription, own, fork) = state.withLock { state in
+            state.isClosed = true
+            defer { state.subscription = nil }
+            return (state.subscription, state.forkedAt == nil ? nil : state.view, state.fork)
         }
-    }
-
-    /// Whether a player at `key` may be inside the window.
-    func mayHold(_ key: RankKey) -> Bool {
-        state.withLock { state in
-            (state.startReached || state.first.map { !(key < $0) } ?? false)
-                && (state.endReached || state.last.map { !($0 < key) } ?? false)
-        }
+        subscription?.cancel()
+        fork?.cancel()
+        own?.close()
     }
 }

@@ -169,7 +169,7 @@ struct WindowTable {
         let left = perClient[entry.client, default: 1] - 1
         perClient[entry.client] = left > 0 ? left : nil
         counts.released += 1
-        releasedFrames += entry.window.eventBytes.made
+        releasedFrames += entry.window.ownView?.eventBytes.made ?? 0
         return entry.window
     }
 }

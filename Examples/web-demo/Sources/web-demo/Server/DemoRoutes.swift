@@ -128,14 +128,14 @@ enum DemoRoutes {
                     return error(.serviceUnavailable, "the server is stopping")
                 }
             }
-            let subscription = window.subscribe()
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 defer { leaderboard.streamEnded(window) }
                 // A browser that closes its connection ends the stream at once, not at the
                 // next write, so that its window can be resumed right away.
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     try await writer.write(EventBytes.opening(window: window.id))
-                    try await EventStream.write(subscription, heartbeat: heartbeat, coalescing: coalescing, bytes: window.eventBytes) { buffers in
+                    guard let source = await window.subscribe() else { return }
+                    try await EventStream.write(from: source, then: window.source(after:), heartbeat: heartbeat, coalescing: coalescing) { buffers in
                         try await writer.write(contentsOf: buffers)
                     }
                 }
@@ -150,11 +150,11 @@ enum DemoRoutes {
             case .failure(let failure): return failure.response
             }
             guard let text = request.uri.queryParameters["version"].map(String.init) else {
-                guard let frame = window.snapshotFrame() else { return error(.serviceUnavailable, "the window's first page has not arrived yet") }
+                guard let frame = window.view.snapshotFrame() else { return error(.serviceUnavailable, "the window's first page has not arrived yet") }
                 return json(frame.json)
             }
             guard let version = Int(text) else { return error(.badRequest, "version must be an integer, got \"\(text)\"") }
-            switch window.history.snapshot(version: version) {
+            switch window.snapshot(version: version) {
             case .found(let message):
                 return json(WebListFrame(message).json)
             case .notYet(let newest):
@@ -175,7 +175,7 @@ enum DemoRoutes {
             guard !offsets.isEmpty, offsets.count == texts.count, offsets.count <= 2 else {
                 return error(.badRequest, "offset must be one or two row offsets (integers ≥ 0), as offset=N or offset=A,B")
             }
-            for offset in offsets { window.paginator.itemDidAppear(at: offset) }
+            window.appear(at: offsets)
             return json(status(of: window, in: leaderboard))
         }
 
@@ -185,7 +185,7 @@ enum DemoRoutes {
             case .success(let value): window = value
             case .failure(let failure): return failure.response
             }
-            window.paginator.retry()
+            window.retry()
             return json(status(of: window, in: leaderboard))
         }
 
@@ -211,18 +211,20 @@ enum DemoRoutes {
     }
 
     /// One window's status:
-    /// `{"window":"ID","grouped":false,"version":…,"rows":…,"firstRank":…,"firstId":"…","pagination":"idle","prepend":"exhausted","loadingIndicator":false,"loadedPages":…,"maxLoadedRows":200,"pageSize":50,"prefetchDistance":20,"feedEvents":…}`
+    /// `{"window":"ID","grouped":false,"shared":true,"version":…,"rows":…,"firstRank":…,"firstId":"…","pagination":"idle","prepend":"exhausted","loadingIndicator":false,"loadedPages":…,"maxLoadedRows":200,"pageSize":50,"prefetchDistance":20,"feedEvents":…}`
     ///
-    /// `pagination` is the state at the end (loading the next page), `prepend` at the
-    /// start; `firstRank` is the rank on the whole roster of the window's first row (1
+    /// `shared` tells whether the window shows the shared view of the top page (its
+    /// pagination is then that view's); `pagination` is the state at the end (loading
+    /// the next page), `prepend` at the start; `firstRank` is the rank on the whole roster of the window's first row (1
     /// at the top; `null` while the window is empty), which the page numbers its rows
     /// from.
     static func status(of window: LeaderboardWindow, in leaderboard: Leaderboard) -> String {
-        let pagination = window.paginator.status
-        let rows = window.rows.snapshot
+        let view = window.view
+        let pagination = view.paginator.status
+        let rows = view.rows.snapshot
         let firstRank = rows.first.map { String(leaderboard.roster.rank(of: $0)) } ?? "null"
         return """
-            {"window":"\(window.id)","grouped":\(window.isGrouped),"version":\(window.version ?? 0),"rows":\(rows.count),\
+            {"window":"\(window.id)","grouped":\(window.isGrouped),"shared":\(window.isShared),"version":\(view.version ?? 0),"rows":\(rows.count),\
             "firstRank":\(firstRank),"firstId":\(rows.first.map { "\"\($0.id)\"" } ?? "null"),"pagination":"\(name(of: pagination.append))","prepend":"\(name(of: pagination.prepend))",\
             "loadingIndicator":\(pagination.isShowingLoadingIndicator),"loadedPages":\(pagination.loadedPages),\
             "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),\
@@ -231,30 +233,34 @@ enum DemoRoutes {
     }
 
     /// The server's status, in counts only (no token):
-    /// `{"windows":…,"streams":…,"groupedWindows":…,"windowsOpened":…,"windowsReleased":…,"windowsResumed":…,"windowsAlive":…,"refusedFull":…,"refusedPerClient":…,"refusedLive":…,"maxWindows":…,"maxWindowsPerClient":…,"resumeGraceMs":…,"rowsLoaded":…,"maxRowsInWindow":…,"emptyWindows":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…}`
+    /// `{"windows":…,"streams":…,"groupedWindows":…,"sharedWindows":…,"views":…,"windowsOpened":…,"windowsReleased":…,"windowsResumed":…,"windowsAlive":…,"refusedFull":…,"refusedPerClient":…,"refusedLive":…,"maxWindows":…,"maxWindowsPerClient":…,"resumeGraceMs":…,"rowsLoaded":…,"maxRowsInWindow":…,"emptyWindows":…,"maxLoadedRows":200,"pageSize":50,"players":…,"feedEvents":…,"eventFrames":…,"resets":…}`
     ///
     /// `windows` counts the windows held (`streams` of them with a live stream, the
-    /// others within their resume grace); `windowsAlive` counts window objects not yet
+    /// others within their resume grace), `sharedWindows` those that show the shared
+    /// view of the top page, `views` the lists the feed reaches (the two shared views and
+    /// one per window that has its own); `windowsAlive` counts window objects not yet
     /// freed: once windows are released it comes back to `windows`. `refusedFull`,
     /// `refusedPerClient` and `refusedLive` count the `/events` answered 503, 429 and
     /// 409. `emptyWindows` counts the windows whose first page has not arrived.
     /// `eventFrames` counts the frames every window turned into event bytes;
-    /// `resets`, the streams of held windows reset to a snapshot after falling behind.
+    /// `resets`, the streams of every view reset to a snapshot after falling behind.
     static func status(of leaderboard: Leaderboard) -> String {
         let windows = leaderboard.openWindows
         let counts = leaderboard.counts
         let limits = leaderboard.limits
-        var rowsLoaded = 0, maxRows = 0, empty = 0, grouped = 0, resets = 0
+        var rowsLoaded = 0, maxRows = 0, empty = 0, grouped = 0, shared = 0
         for window in windows {
-            let rows = window.rows.count
+            let rows = window.view.rows.count
             rowsLoaded += rows
             maxRows = max(maxRows, rows)
             if rows == 0 { empty += 1 }
             if window.isGrouped { grouped += 1 }
-            resets += window.resets
+            if window.isShared { shared += 1 }
         }
+        let views = leaderboard.views
+        let resets = views.reduce(0) { $0 + $1.resets }
         return """
-            {"windows":\(counts.held),"streams":\(counts.streaming),"groupedWindows":\(grouped),"windowsOpened":\(counts.since.opened),\
+            {"windows":\(counts.held),"streams":\(counts.streaming),"groupedWindows":\(grouped),"sharedWindows":\(shared),"views":\(views.count),"windowsOpened":\(counts.since.opened),\
             "windowsReleased":\(counts.since.released),"windowsResumed":\(counts.since.resumed),\
             "windowsAlive":\(LeaderboardWindow.alive.load(ordering: .relaxed)),"refusedFull":\(counts.since.refusedFull),\
             "refusedPerClient":\(counts.since.refusedClient),"refusedLive":\(counts.since.refusedLive),"maxWindows":\(limits.maxWindows),\

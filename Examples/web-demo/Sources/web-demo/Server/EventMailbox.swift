@@ -61,6 +61,9 @@ final class EventMailbox: Sendable {
         return true
     }
 
+    /// Whether the mailbox is finished: nothing more is posted.
+    var isFinished: Bool { state.withLock { $0.isFinished } }
+
     /// Ends the mailbox: posts are dropped, a waiting poster gets `false`, and the writer
     /// gets what is left, then `nil`.
     func finish() {
@@ -91,7 +94,7 @@ struct EventMailboxState {
     private var unwritten = 0
     private var writer: Writer?
     private var poster: Poster?
-    private var isFinished = false
+    private(set) var isFinished = false
     let window: Int
 
     init(window: Int) {

@@ -7,10 +7,11 @@ enum EventStream {
     /// How many frames may have left the client's hub queue without being written yet.
     static let window = 128
 
-    /// Writes `subscription`'s frames as Server-Sent Events (the bytes `bytes` keeps for
-    /// every stream), and a `: heartbeat` line every `heartbeat`, until the subscription
-    /// ends or a write fails (the client went away); the subscription is cancelled
-    /// either way.
+    /// Writes the frames of `source`, then of each source `next` gives after the one
+    /// before ended, as Server-Sent Events (the bytes each source's `EventBytes` keeps
+    /// for every stream of its view), and a `: heartbeat` line every `heartbeat`, until
+    /// `next` gives none or a write fails (the client went away); the subscription being
+    /// read is cancelled either way.
     ///
     /// One task takes frames from the subscription and posts their bytes to an
     /// ``EventMailbox``; this one writes whatever the mailbox holds in one write. After
@@ -23,18 +24,32 @@ enum EventStream {
     /// queue, which bounds them and resets the client when it falls too far behind.
     ///
     /// - Parameters:
+    ///   - source: the first subscription and its view's event bytes.
+    ///   - next: where to read once a subscription has ended (a window that left the
+    ///     shared view reads its own); `nil` ends the stream.
     ///   - coalescing: how long to wait after writing frames; zero writes each frame as
     ///     soon as it comes.
     ///   - write: writes buffers to the response, in order.
     static func write(
-        _ subscription: WebListSubscription, heartbeat: Duration, coalescing: Duration, bytes: EventBytes,
+        from source: LeaderboardWindow.Source, then next: @escaping @Sendable (LeaderboardWindow.Source) async -> LeaderboardWindow.Source?,
+        heartbeat: Duration, coalescing: Duration,
         _ write: ([ByteBuffer]) async throws -> Void
     ) async throws {
         let mailbox = EventMailbox(window: window)
         let forwarding = Task {
-            var frames = subscription.makeAsyncIterator()
-            while await mailbox.waitForRoom(), let frame = await frames.next() {
-                mailbox.post(bytes.bytes(for: frame), isFrame: true)
+            var source = source
+            while true {
+                var frames = source.subscription.makeAsyncIterator()
+                while await mailbox.waitForRoom(), let frame = await frames.next() {
+                    mailbox.post(source.bytes.bytes(for: frame), isFrame: true)
+                }
+                source.subscription.cancel()
+                guard !Task.isCancelled, !mailbox.isFinished, let following = await next(source) else { break }
+                guard !Task.isCancelled else {
+                    following.subscription.cancel()
+                    break
+                }
+                source = following
             }
             mailbox.finish()
         }
@@ -47,7 +62,6 @@ enum EventStream {
             forwarding.cancel()
             beating.cancel()
             mailbox.finish()
-            subscription.cancel()
         }
         while let taken = await mailbox.take() {
             try await write(taken.buffers)
