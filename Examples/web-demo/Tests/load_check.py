@@ -375,8 +375,8 @@ def main():
                         help="the server's idle timeout in ms: passed with --server, expected with --url (default 2000)")
     parser.add_argument("--heartbeat", type=int, default=1000,
                         help="with --server: the server's heartbeat in ms, which bounds how long a closed stream's window is kept (default 1000)")
-    parser.add_argument("--max-kib-per-window", type=int, default=512,
-                        help="the most the peak resident memory may grow per stream's window, in KiB (default 512)")
+    parser.add_argument("--max-kib-per-window", type=int, default=256,
+                        help="the most the peak resident memory may grow per stream's window, in KiB (default 256)")
     parser.add_argument("--resume-grace", type=int, default=1000,
                         help="with --server: how long a window is kept after its stream ends, in ms (default 1000)")
     parser.add_argument("--per-address", type=int, default=50,

@@ -12,7 +12,8 @@ the list with ``/appear`` until it starts past rank 1,500. Then, with no more
   page gives it a view of its own, and its stream goes on with a newer snapshot (a
   stream's versions never go back), while ``top`` stays shared;
 - the two streams are different windows: different tokens, versions and rows, ``top`` at
-  rank 1 with one page loaded, although ``deep`` loaded dozens;
+  rank 1 with a page or two loaded (the shared view loads the next page itself when
+  players dropping out leave it short), although ``deep`` loaded dozens;
 - feed changes that fall inside a window reach it as small batches, one per change
   (``top``, where most of the feed lands, gets many, of a few steps each), and changes outside it do not grow it: ``deep`` gets far
   fewer batches than feed events (a row can join at either end of ``deep``: an end from
@@ -185,12 +186,12 @@ def main():
                               f"{deep.snapshots} snapshots, {deep.problems[:2]}")
         print(f"ok: window deep left the shared view: its stream went on with a newer snapshot ({deep.snapshots} snapshots, "
               f"versions only increased); top stayed shared; {after['views']} views")
-        if top_status["loadedPages"] != 1 or top_status["firstRank"] != 1:
-            raise CheckFailed(f"window top loaded pages while window deep scrolled: {top_status}")
+        if top_status["firstRank"] != 1 or top_status["loadedPages"] > 3:
+            raise CheckFailed(f"window top left the top, or loaded pages with window deep: {top_status}")
         if deep_status["prepend"] == "exhausted" or deep_status["pagination"] == "exhausted":
             raise CheckFailed(f"window deep should have neither end reached: {deep_status}")
         bound = deep_status["maxLoadedRows"]
-        print(f"ok: two streams, two windows: top at rank 1 with {top_status['loadedPages']} page loaded and {top_status['rows']} rows, "
+        print(f"ok: two streams, two windows: top at rank 1 with {top_status['loadedPages']} page(s) loaded and {top_status['rows']} rows, "
               f"deep at rank {deep_status['firstRank']} with {deep_status['loadedPages']} pages loaded in {steps} steps")
 
         # The feed, with no more /appear.

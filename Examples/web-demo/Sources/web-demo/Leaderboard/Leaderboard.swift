@@ -53,8 +53,8 @@ final class Leaderboard: Service {
         self.feedInterval = feedInterval
         self.sizes = sizes
         table = Mutex(WindowTable(limits: limits))
-        flatView = WindowView(grouped: false, roster: roster, sizes: sizes)
-        groupedView = WindowView(grouped: true, roster: roster, sizes: sizes)
+        flatView = WindowView(grouped: false, roster: roster, sizes: sizes, keepsAPage: true)
+        groupedView = WindowView(grouped: true, roster: roster, sizes: sizes, keepsAPage: true)
     }
 
     /// The view of the top page that windows share until they scroll away from it.
@@ -141,16 +141,29 @@ final class Leaderboard: Service {
 
     /// Releases the windows whose stream ended more than the grace period ago, several
     /// times per grace period (and at least every second), so that a closed tab's window
-    /// is freed soon after its grace is over.
+    /// is freed soon after its grace is over. Once at least ``trimAfter`` streams have
+    /// ended or windows have been released since it last did, it gives the freed memory
+    /// back to the system (``FreedMemory``).
     private func sweepExpiredWindows() async throws {
         let grace = limits.resumeGrace
         let period = max(.milliseconds(20), min(.seconds(1), grace / 4))
+        var lastEnded = 0
         while true {
             try await Task.sleep(for: period)
             let now = clock.now
-            for window in table.withLock({ $0.sweep(at: now) }) { window.close() }
+            let (expired, ended) = table.withLock { ($0.sweep(at: now), $0.counts.streamsEnded) }
+            for window in expired { window.close() }
+            if ended - lastEnded >= Self.trimAfter || expired.count >= Self.trimAfter {
+                lastEnded = ended
+                FreedMemory.giveBack()
+            }
         }
     }
+
+    /// How many streams must have ended, or windows been released in one sweep, before
+    /// the sweep gives freed memory back: enough that the trim's cost is small beside
+    /// what they freed.
+    static let trimAfter = 32
 
     /// Plays the fixture feed over and over (later rounds start from the live state, so
     /// they are score changes), one event every `interval`: each event changes the

@@ -84,13 +84,14 @@ final class SnapshotHistory: SectionedListRenderer {
             let end = state.batches[state.first...].firstIndex { $0.message.version > version } ?? state.batches.endIndex
             return (state.base, state.batches[state.first ..< end])
         }
-        guard var (replica, batches) = found else {
+        guard let found else {
             return state.withLock { state in
                 guard let oldest = state.base.version else { return .notYet(newest: nil) }
                 return version < oldest ? .gone(oldest: oldest) : .notYet(newest: state.batches.last?.message.version ?? oldest)
             }
         }
-        for batch in batches { _ = replica.apply(batch.message) }
+        var replica = found.base
+        for batch in found.batches { _ = replica.apply(batch.message) }
         guard let at = replica.version else { return .notYet(newest: nil) }
         if let sections = replica.sections { return .found(.sectionedSnapshot(version: at, sections: sections)) }
         return .found(.snapshot(version: at, items: replica.rows))

@@ -45,6 +45,8 @@ struct WindowTable {
     struct Counts: Equatable {
         var opened = 0
         var released = 0
+        /// Streams that ended, whether their window was resumed, released or not.
+        var streamsEnded = 0
         var resumed = 0
         var refusedFull = 0
         var refusedClient = 0
@@ -137,6 +139,7 @@ struct WindowTable {
     ///   stopped): the caller closes it.
     mutating func streamEnded(_ window: LeaderboardWindow, at now: ContinuousClock.Instant) -> LeaderboardWindow? {
         guard var entry = entries[window.id], entry.window === window, entry.streamEnded == nil else { return nil }
+        counts.streamsEnded += 1
         guard !isFinished, limits.resumeGrace > .zero else { return remove(window.id) }
         entry.streamEnded = now
         entries[window.id] = entry

@@ -53,6 +53,8 @@ final class WindowView: Sendable {
     let eventBytes = EventBytes(batchSlots: 8, snapshotSlots: 1)
     /// The part of the order the view's pages ever covered.
     private let reach: Reach
+    /// For a shared view: the fewest rows it shows before it loads the next page itself.
+    private let keepsRows: Int?
 
     /// Makes a view and starts loading its first page.
     ///
@@ -60,8 +62,13 @@ final class WindowView: Sendable {
     ///   - version: the version of the empty list; its first page is the next one.
     ///   - firstPageAtOnce: whether the first page comes without the simulated latency:
     ///     for a window's own view, whose browser already shows that page.
-    init(grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes, version: Int = 0, firstPageAtOnce: Bool = false) {
+    ///   - keepsAPage: whether the view loads the next page itself when fewer rows than
+    ///     a page less the prefetch distance are left (players who drop out of the top
+    ///     page leave it): for a shared view, which no one browser drives, so that its
+    ///     windows keep showing a screenful.
+    init(grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes, version: Int = 0, firstPageAtOnce: Bool = false, keepsAPage: Bool = false) {
         self.isGrouped = isGrouped
+        keepsRows = keepsAPage ? max(1, sizes.pageSize - sizes.prefetchDistance) : nil
         history = SnapshotHistory(grouped: isGrouped, budget: 64 << 10)
         let grouped = SectionedListDataSource<LeaderboardTier, Player>(sectionedBy: { $0.tier }, version: version)
         self.grouped = grouped
@@ -110,6 +117,14 @@ final class WindowView: Sendable {
         case .remove(let id):
             guard rows[id: id] != nil else { return }
             paginator.remove(ids: CollectionOfOne(id))
+        }
+        if let keepsRows, case .idle = paginator.status.append {
+            let count = rows.count
+            guard count > 0, count < keepsRows else { return }
+            // As a browser at the top would: its last row is on screen, which loads the
+            // next page, and the first row is the visible one, which a trim keeps.
+            paginator.itemDidAppear(at: count - 1)
+            paginator.itemDidAppear(at: 0)
         }
     }
 
