@@ -218,6 +218,46 @@ import Testing
         #expect(!after.contains { $0.id == 1_004 })
     }
 
+    /// `apply(upserting:removing:)`: the same window rules as `upsert` and `remove(ids:)`,
+    /// in one batch; an id in both is removed; it wins over a page loading meanwhile.
+    @Test func upsertsAndRemovalsTogetherAreOneBatch() async throws {
+        let (paginator, loader) = Self.make()
+        let recorder = BatchRecorder<TestRow>()
+        paginator.dataSource.attach(recorder)
+        paginator.jump(to: 5)
+        await Self.answer(loader, page: 5)
+        _ = await Self.quiet(paginator)
+        _ = recorder.take()
+        paginator.apply(
+            upserting: [
+                TestRow(id: 1_001, key: 55),  // inside: added
+                TestRow(id: 1_002, key: 500),  // outside: ignored
+                TestRow(id: 52, key: 900),  // a loaded row moves outside: removed
+                TestRow(id: 53, key: 54, payload: 1),  // a loaded row moves inside: updated
+                TestRow(id: 54, key: 54, payload: 2),  // also removed below: removed
+            ],
+            removing: [57, 54, 4_000]
+        )
+        let rows = await Self.quiet(paginator)
+        #expect(rows.map(\.id) == [50, 51, 53, 55, 1_001, 56, 58, 59])
+        #expect(rows.first { $0.id == 53 }?.payload == 1)
+        let batches = recorder.take()
+        #expect(batches.count == 1, "one batch for upserts and removals together, got \(batches.count)")
+        #expect(batches.first?.deletions.count == 3)
+
+        // While the next page loads: the changes win over the page's copies.
+        paginator.itemDidAppear(at: 7)
+        let next = await loader.nextRequest()
+        paginator.apply(upserting: [TestRow(id: 61, key: 61, payload: 9)], removing: [63])
+        next.succeed(ids: 60..<70, next: 7, previous: 5)
+        let after = await Self.quiet(paginator)
+        #expect(!after.contains { $0.id == 63 })
+        #expect(after.first { $0.id == 61 }?.payload == 9)
+        paginator.apply(upserting: [TestRow](), removing: [Int]())  // nothing: no batch
+        _ = await Self.quiet(paginator)
+        #expect(recorder.take().count == 1, "the page only")
+    }
+
     @Test func aLongLiveFeedCannotGrowABoundedList() async throws {
         let (paginator, loader) = Self.make(prefetch: 2, maxRows: 20)
         paginator.jump(to: 5)

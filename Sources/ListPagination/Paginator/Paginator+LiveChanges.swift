@@ -44,6 +44,57 @@ extension Paginator {
             return added
         }
         guard added, trims else { return }
+        _trimAfterLiveChanges()
+    }
+
+    /// Applies live changes of both kinds in one batch: `upsert(_:)`'s meaning for
+    /// `items`, `remove(ids:)`'s for `ids`.
+    ///
+    /// For a feed that learns several changes at once, for instance rows read back from
+    /// a database after a burst of notifications: those found are `items`, the ids not
+    /// found are `ids`, and a renderer gets one batch for the burst (two calls could
+    /// reach it as two). An id given in both is removed; for an id given more than once
+    /// in `items`, the last item counts.
+    ///
+    /// ```swift
+    /// let found = try await rows(withIDs: changed)
+    /// paginator.apply(upserting: found, removing: changed.subtracting(found.map(\.id)))
+    /// ```
+    /// - Parameters:
+    ///   - items: the new versions of the items, or new items.
+    ///   - ids: the ids of rows that are gone.
+    /// - Complexity: O(*k*) comparisons on the caller, *k* = items and ids passed; the
+    ///   rows are changed on the data source's diff queue, in one `perform`.
+    public func apply(upserting items: some Sequence<Item>, removing ids: some Sequence<Item.ID>) {
+        let removed = Set(ids)
+        var latest: [Item.ID: Int] = [:]
+        let items = Array(items)
+        for (index, item) in items.enumerated() where !removed.contains(item.id) { latest[item.id] = index }
+        var changes: [(id: Item.ID, item: Item?)] = items.enumerated().compactMap { index, item in
+            latest[item.id] == index ? (item.id, item) : nil
+        }
+        changes += removed.map { ($0, nil) }
+        guard !changes.isEmpty else { return }
+        let trims = maxLoadedRows != nil
+        let added = _shared.withLock { shared -> Bool in
+            // Under the lock, so the changes reach the data source in order with pages.
+            let (inside, outside) = Self._split(changes, through: shared.machine.window)
+            dataSource.perform { edits in
+                if !outside.isEmpty { edits.remove(ids: outside) }
+                if !inside.isEmpty { edits.add(inside) }
+            }
+            // A page loading now may have been read before these changes.
+            if shared.machine.isLoading { shared.liveChanges += changes }
+            if trims && !inside.isEmpty { shared.windowWork += 1 }
+            return !inside.isEmpty
+        }
+        guard added, trims else { return }
+        _trimAfterLiveChanges()
+    }
+
+    /// Drops the pages that live changes pushed past ``maxLoadedRows``, once their
+    /// batch is applied (the caller counted the work in `windowWork`).
+    private func _trimAfterLiveChanges() {
         Task { [weak self] in
             guard let self else { return }
             _ = await self._trim()
