@@ -7,11 +7,18 @@
 #   Scripts/build-docs.sh ListEngine      # one module
 #   docc preview Sources/ListEngine/ListEngine.docc \
 #        --additional-symbol-graph-dir .build/docs/symbol-graphs/ListEngine   # browse one at http://localhost:8080
+#
+# DOCS_PACKAGE names a nested package to document instead of the root one:
+#   DOCS_PACKAGE=Integrations/ListEnginePostgres Scripts/build-docs.sh ListEnginePostgres
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cd "${DOCS_PACKAGE:-.}"
 
 modules=("$@")
-[[ ${#modules[@]} -gt 0 ]] || modules=(ListEngine ListPagination TerminalListRenderer WebListRenderer ListEngineTesting LeaderboardFixtures)
+if [[ ${#modules[@]} -eq 0 ]]; then
+    [[ -z ${DOCS_PACKAGE:-} ]] || { echo "build-docs: name the modules of $DOCS_PACKAGE" >&2; exit 2; }
+    modules=(ListEngine ListPagination TerminalListRenderer WebListRenderer ListEngineTesting LeaderboardFixtures)
+fi
 
 docc=$(command -v docc || true)
 if [[ -z $docc ]]; then

@@ -6,8 +6,8 @@ import PostgresNIO
 /// Loads keyset pages of a table or view with SQL: the rows after or before a row's key
 /// in an `ORDER BY` given as columns, in both directions, with bound parameters only.
 ///
-/// It is a ``KeysetLoader`` whose rows come from PostgreSQL, so it has the same cursors
-/// (``KeysetCursor``) and the same guarantees for windows (`Paginator.maxLoadedRows`):
+/// It is a `KeysetLoader` whose rows come from PostgreSQL, so it has the same cursors
+/// (`KeysetCursor`) and the same guarantees for windows (`Paginator.maxLoadedRows`):
 /// a page loaded again starts right after (ends right before) the row it is keyed on,
 /// whatever changed in between. Each page is one query: `SELECT columns FROM relation
 /// WHERE (after or before the key) ORDER BY … LIMIT limit + 1`, which an index on the
@@ -108,7 +108,7 @@ public struct PostgresKeysetLoader<Item: Hashable & DataSourceComparable & Senda
     /// Loads the page at `cursor`: the first rows, or the rows after or before a key.
     ///
     /// - Parameter cursor: where the page is; `nil` for the first page.
-    /// - Returns: the page, as ``KeysetLoader/loadPage(at:)`` returns it.
+    /// - Returns: the page, as `KeysetLoader.loadPage(at:)` returns it.
     /// - Throws: what PostgreSQL or `decode` throws.
     /// - Complexity: one query of at most ``limit`` + 1 rows.
     public func loadPage(at cursor: Cursor?) async throws -> Page<Item, Cursor> {
