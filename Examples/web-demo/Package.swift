@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ListEngine", path: "../.."),
+        .package(name: "ListEnginePostgres", path: "../../Integrations/ListEnginePostgres"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -26,6 +28,8 @@ let package = Package(
                 .product(name: "WebListRenderer", package: "ListEngine"),
                 .product(name: "ListPagination", package: "ListEngine"),
                 .product(name: "LeaderboardFixtures", package: "ListEngine"),
+                .product(name: "ListEnginePostgres", package: "ListEnginePostgres"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -21,11 +21,16 @@ struct DemoOptions: Equatable {
     var backlog = 1_024
     /// The caps on windows and how long a window outlives its stream.
     var windowLimits = WindowTable.Limits()
+    /// The PostgreSQL database that holds the players; `nil` keeps them in memory.
+    var postgres: String?
+    /// With ``postgres``: how many players an empty table is filled with.
+    var seedPlayers = 3_000
 
     static let usage = """
         usage: web-demo [--port N] [--feed-interval MS] [--page-latency MS] [--heartbeat MS]
                         [--coalesce MS] [--header-timeout MS] [--idle-timeout MS] [--backlog N]
                         [--max-windows N] [--max-windows-per-client N] [--resume-grace MS]
+                        [--postgres URL] [--seed-players N]
 
           --port N              port on 127.0.0.1 (default 8080; 0 picks a free port)
           --feed-interval MS    milliseconds between live score events (default 250; 0 turns the feed off)
@@ -50,6 +55,12 @@ struct DemoOptions: Equatable {
                                 it /events answers 429 with Retry-After
           --resume-grace MS     how long a window is kept after its stream ends, for
                                 /events?resume=TOKEN (default 30000; 0 releases it at once)
+          --postgres URL        keep the players in PostgreSQL (postgres://user@host:port/database):
+                                pages are SQL, the feed writes UPDATEs, and every change reaches
+                                every instance's windows by LISTEN/NOTIFY (default: in memory)
+          --seed-players N      with --postgres: fill an empty players table with N players, the
+                                fixtures' first, then generated ones (default 3000); a table
+                                that has rows is left as it is
         """
 
     /// A command line that cannot be used, and why.
@@ -95,6 +106,11 @@ struct DemoOptions: Equatable {
                 options.windowLimits.maxWindowsPerClient = try number(for: argument, in: 1 ... 1_000_000)
             case "--resume-grace":
                 options.windowLimits.resumeGrace = .milliseconds(try number(for: argument, in: 0 ... 3_600_000))
+            case "--postgres":
+                guard let url = remaining.popFirst() else { throw UsageError(description: "--postgres needs a URL") }
+                options.postgres = url
+            case "--seed-players":
+                options.seedPlayers = try number(for: argument, in: 0 ... 10_000_000)
             case "-h", "--help":
                 return nil
             default:

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import LeaderboardFixtures
+import ListEnginePostgres
 import Logging
 import ServiceLifecycle
 
@@ -33,9 +34,19 @@ enum WebDemo {
         let fixtures = try FixtureDirectory.locate()
         var sizes = Leaderboard.Sizes()
         sizes.pageLatency = options.pageLatency
-        let leaderboard = try Leaderboard(fixtures: fixtures, feedInterval: options.feedInterval, sizes: sizes, limits: options.windowLimits)
         var logger = Logger(label: "web-demo")
         logger.logLevel = .warning
+        // With PostgreSQL, the table, its triggers and the change feed come first: the
+        // shared views subscribe to the feed before their first page.
+        var postgres: PostgresRoster?
+        if let text = options.postgres {
+            let roster = try PostgresRoster(url: try PostgresURL(text), logger: logger)
+            try await roster.start(seed: options.seedPlayers, fixtures: try fixtures.loadPlayers())
+            postgres = roster
+        }
+        let leaderboard = try Leaderboard(
+            fixtures: fixtures, feedInterval: options.feedInterval, sizes: sizes, limits: options.windowLimits, postgres: postgres
+        )
         // Connections that have no request in progress are closed on their header or idle
         // deadline; a response in progress (an event stream) has none.
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [

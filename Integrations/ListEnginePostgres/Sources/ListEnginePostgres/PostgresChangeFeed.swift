@@ -117,10 +117,12 @@ where Item.ID: PostgresArrayEncodable & LosslessStringConvertible & Sendable {
     /// Applies the table's changes to `paginator` from now on, until the subscription
     /// is cancelled (the feed holds the paginator until then).
     ///
-    /// - Parameter paginator: a paginator over this feed's loader.
+    /// - Parameter paginator: a paginator of this feed's items, paging the feed's
+    ///   relation in the same order (with the feed's loader, or any loader that reads
+    ///   the same rows, such as a `KeysetLoader` over ``PostgresKeysetLoader/rows(at:count:)``).
     /// - Returns: the subscription.
     /// - Complexity: O(1).
-    public func subscribe<C: Clock>(_ paginator: Paginator<PostgresKeysetLoader<Item>, C>) -> Subscription {
+    public func subscribe<Loader: PageLoader, C: Clock>(_ paginator: Paginator<Loader, C>) -> Subscription where Loader.Item == Item {
         let loader = loader
         let subscriber = Subscriber(
             apply: { upserts, removals in paginator.apply(upserting: upserts, removing: removals) },

@@ -84,25 +84,49 @@ public struct PostgresKeysetLoader<Item: Hashable & DataSourceComparable & Senda
         self.decode = decode
         self.logger = logger
         keyset = KeysetLoader(limit: limit, key: key) { cursor, count in
-            var bindings = PostgresBindings()
-            let query: String
-            switch cursor {
-            case nil:
-                query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) \(sql.orderBy(reversed: false)) LIMIT \(count)"
-            case .after(let key)?:
-                let condition = try sql.condition(key, before: false, inclusive: false, into: &bindings)
-                query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) WHERE \(condition) \(sql.orderBy(reversed: false)) LIMIT \(count)"
-            case .before(let key)?, .through(let key)?:
-                let inclusive = if case .through? = cursor { true } else { false }
-                let condition = try sql.condition(key, before: true, inclusive: inclusive, into: &bindings)
-                query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) WHERE \(condition) \(sql.orderBy(reversed: true)) LIMIT \(count)"
-            }
-            var items: [Item] = []
-            for try await row in try await client.query(PostgresQuery(unsafeSQL: query, binds: bindings), logger: logger) {
-                items.append(try decode(row))
-            }
-            return items
+            try await Self.rows(at: cursor, count: count, sql: sql, client: client, decode: decode, logger: logger)
         }
+    }
+
+    /// The rows a page at `cursor` is made of, as `KeysetLoader`'s `fetch` reads them:
+    /// up to `count` rows right after the key (`.after`), right before it (`.before`,
+    /// the nearest), before it and at it (`.through`), or the first rows (`nil`).
+    ///
+    /// For an app that pages with its own `KeysetLoader` (its own key type) and reads
+    /// the rows here.
+    /// - Parameters:
+    ///   - cursor: where the rows are.
+    ///   - count: the most rows to read.
+    /// - Returns: the rows, nearest to the cursor first for `.before` and `.through`,
+    ///   in the order otherwise.
+    /// - Throws: what PostgreSQL or `decode` throws.
+    /// - Complexity: one query of at most `count` rows.
+    public func rows(at cursor: Cursor?, count: Int) async throws -> [Item] {
+        try await Self.rows(at: cursor, count: count, sql: sql, client: client, decode: decode, logger: logger)
+    }
+
+    private static func rows(
+        at cursor: Cursor?, count: Int, sql: KeysetSQL, client: PostgresClient,
+        decode: @Sendable (PostgresRow) throws -> Item, logger: Logger
+    ) async throws -> [Item] {
+        var bindings = PostgresBindings()
+        let query: String
+        switch cursor {
+        case nil:
+            query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) \(sql.orderBy(reversed: false)) LIMIT \(count)"
+        case .after(let key)?:
+            let condition = try sql.condition(key, before: false, inclusive: false, into: &bindings)
+            query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) WHERE \(condition) \(sql.orderBy(reversed: false)) LIMIT \(count)"
+        case .before(let key)?, .through(let key)?:
+            let inclusive = if case .through? = cursor { true } else { false }
+            let condition = try sql.condition(key, before: true, inclusive: inclusive, into: &bindings)
+            query = "SELECT \(sql.selectList) FROM \(sql.relation.sql) WHERE \(condition) \(sql.orderBy(reversed: true)) LIMIT \(count)"
+        }
+        var items: [Item] = []
+        for try await row in try await client.query(PostgresQuery(unsafeSQL: query, binds: bindings), logger: logger) {
+            items.append(try decode(row))
+        }
+        return items
     }
 
     /// Loads the page at `cursor`: the first rows, or the rows after or before a key.

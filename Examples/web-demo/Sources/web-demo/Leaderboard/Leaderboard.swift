@@ -1,5 +1,6 @@
 import Foundation
 import LeaderboardFixtures
+import ListEnginePostgres
 import ListPagination
 import ServiceLifecycle
 import Synchronization
@@ -11,7 +12,7 @@ import Synchronization
 /// Each `/events` stream opens a window named by a token the server makes
 /// (``WindowTable``, ``WindowToken``). It shows the shared view of the top page (one
 /// flat, one grouped by tier) until its browser scrolls to where a page would load;
-/// then it gets a view of its own, which pages through ``roster`` with keyset pages for
+/// then it gets a view of its own, which pages through the players with keyset pages for
 /// that browser alone. Every feed event is applied to the roster once, then to each
 /// shared view and each window's own view through its paginator's `upsert` or
 /// `remove(ids:)`, which applies it only where it falls inside that view. So a thousand
@@ -36,7 +37,16 @@ final class Leaderboard: Service {
         var pageLatency: Duration = .milliseconds(300)
     }
 
-    let roster: LiveRoster
+    /// Where the players are: in memory, or in PostgreSQL.
+    enum Source: Sendable {
+        /// The players in this process: the feed changes them, then every view.
+        case memory(LiveRoster)
+        /// The players in a PostgreSQL table: the feed writes SQL, and changes reach the
+        /// views through the instance's change feed.
+        case postgres(PostgresRoster)
+    }
+
+    let source: Source
     let sizes: Sizes
     private let feed: LiveFeed
     private let feedInterval: Duration?
@@ -47,14 +57,32 @@ final class Leaderboard: Service {
     private let flatView: WindowView
     private let groupedView: WindowView
 
-    init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes, limits: WindowTable.Limits) throws(FixtureError) {
+    /// - Parameter postgres: the PostgreSQL roster, already started (its feed listens),
+    ///   or `nil` for the players in memory.
+    init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes, limits: WindowTable.Limits, postgres: PostgresRoster? = nil) throws(FixtureError) {
         feed = try LiveFeed(directory: fixtures)
-        roster = LiveRoster(feed.roster)
+        source = postgres.map(Source.postgres) ?? .memory(LiveRoster(feed.roster))
         self.feedInterval = feedInterval
         self.sizes = sizes
         table = Mutex(WindowTable(limits: limits))
-        flatView = WindowView(grouped: false, roster: roster, sizes: sizes, keepsAPage: true)
-        groupedView = WindowView(grouped: true, roster: roster, sizes: sizes, keepsAPage: true)
+        flatView = WindowView(grouped: false, store: postgres ?? Self.store(of: source), feed: postgres?.feed, sizes: sizes, keepsAPage: true)
+        groupedView = WindowView(grouped: true, store: postgres ?? Self.store(of: source), feed: postgres?.feed, sizes: sizes, keepsAPage: true)
+    }
+
+    /// Where the views read their pages.
+    var store: any PlayerStore { Self.store(of: source) }
+
+    private static func store(of source: Source) -> any PlayerStore {
+        switch source {
+        case .memory(let roster): roster
+        case .postgres(let roster): roster
+        }
+    }
+
+    /// The change feed of the PostgreSQL roster, `nil` in memory.
+    private var changeFeed: PostgresChangeFeed<Player>? {
+        if case .postgres(let roster) = source { return roster.feed }
+        return nil
     }
 
     /// The view of the top page that windows share until they scroll away from it.
@@ -77,7 +105,7 @@ final class Leaderboard: Service {
         let now = clock.now
         return table.withLock { table in
             table.open(client: client, at: now) { token in
-                LeaderboardWindow(id: token, shared: sharedView(grouped: grouped), roster: roster, sizes: sizes)
+                LeaderboardWindow(id: token, shared: sharedView(grouped: grouped), store: store, feed: changeFeed, sizes: sizes)
             }
         }
     }
@@ -137,6 +165,7 @@ final class Leaderboard: Service {
         for window in table.withLock({ $0.finish() }) { window.close() }
         flatView.close()
         groupedView.close()
+        if case .postgres(let roster) = source { roster.stop() }
     }
 
     /// Releases the windows whose stream ended more than the grace period ago, several
@@ -153,6 +182,7 @@ final class Leaderboard: Service {
             let now = clock.now
             let (expired, ended) = table.withLock { ($0.sweep(at: now), $0.counts.streamsEnded) }
             for window in expired { window.close() }
+            if case .postgres(let roster) = source { await roster.refreshCount() }
             if ended - lastEnded >= Self.trimAfter || expired.count >= Self.trimAfter {
                 lastEnded = ended
                 FreedMemory.giveBack()
@@ -166,16 +196,28 @@ final class Leaderboard: Service {
     static let trimAfter = 32
 
     /// Plays the fixture feed over and over (later rounds start from the live state, so
-    /// they are score changes), one event every `interval`: each event changes the
-    /// roster, then goes to every view, which shows it only if it falls inside.
+    /// they are score changes), one event every `interval`. In memory each event changes
+    /// the roster, then goes to every view, which shows it only if it falls inside. With
+    /// PostgreSQL each event is an SQL statement, and the change comes back to the views
+    /// of every instance through the change feed.
     private func playFeed(every interval: Duration) async throws {
         var deadline = clock.now
         while true {
             for event in feed.events {
                 deadline = deadline.advanced(by: interval)
                 try await clock.sleep(until: deadline)
-                if let change = roster.apply(event) {
-                    for view in views { view.apply(change) }
+                switch source {
+                case .memory(let roster):
+                    if let change = roster.apply(event) {
+                        for view in views { view.apply(change) }
+                    }
+                case .postgres(let roster):
+                    do {
+                        try await roster.write(event)
+                    } catch {
+                        // The database is away: the event is skipped, the feed goes on.
+                        continue
+                    }
                 }
                 eventsPlayed.add(1, ordering: .relaxed)
             }

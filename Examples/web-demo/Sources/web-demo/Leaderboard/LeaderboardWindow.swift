@@ -1,3 +1,5 @@
+import LeaderboardFixtures
+import ListEnginePostgres
 import Synchronization
 import WebListRenderer
 
@@ -54,15 +56,17 @@ final class LeaderboardWindow: Sendable {
     let isGrouped: Bool
     /// The view of the top page that windows share.
     let shared: WindowView
-    private let roster: LiveRoster
+    private let store: any PlayerStore
+    private let feed: PostgresChangeFeed<Player>?
     private let sizes: Leaderboard.Sizes
     private let state: Mutex<State>
 
-    init(id: String, shared: WindowView, roster: LiveRoster, sizes: Leaderboard.Sizes) {
+    init(id: String, shared: WindowView, store: any PlayerStore, feed: PostgresChangeFeed<Player>?, sizes: Leaderboard.Sizes) {
         self.id = id
         self.isGrouped = shared.isGrouped
         self.shared = shared
-        self.roster = roster
+        self.store = store
+        self.feed = feed
         self.sizes = sizes
         state = Mutex(State(view: shared))
         Self.alive.add(1, ordering: .relaxed)
@@ -106,7 +110,7 @@ final class LeaderboardWindow: Sendable {
             state.subscription?.cancel()
             state.subscription = nil
             let forkedAt = shared.version ?? 0
-            let own = WindowView(grouped: isGrouped, roster: roster, sizes: sizes, version: forkedAt, firstPageAtOnce: true)
+            let own = WindowView(grouped: isGrouped, store: store, feed: feed, sizes: sizes, version: forkedAt, firstPageAtOnce: true)
             state.view = own
             state.forkedAt = forkedAt
             state.pending = offsets

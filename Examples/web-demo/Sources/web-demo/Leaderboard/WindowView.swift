@@ -1,5 +1,6 @@
 import Dispatch
 import LeaderboardFixtures
+import ListEnginePostgres
 import ListPagination
 import Synchronization
 import WebListRenderer
@@ -55,6 +56,8 @@ final class WindowView: Sendable {
     private let reach: Reach
     /// For a shared view: the fewest rows it shows before it loads the next page itself.
     private let keepsRows: Int?
+    /// With PostgreSQL: the view's entry in the instance's change feed.
+    private let subscription: PostgresChangeFeed<Player>.Subscription?
 
     /// Makes a view and starts loading its first page.
     ///
@@ -66,7 +69,13 @@ final class WindowView: Sendable {
     ///     a page less the prefetch distance are left (players who drop out of the top
     ///     page leave it): for a shared view, which no one browser drives, so that its
     ///     windows keep showing a screenful.
-    init(grouped isGrouped: Bool, roster: LiveRoster, sizes: Leaderboard.Sizes, version: Int = 0, firstPageAtOnce: Bool = false, keepsAPage: Bool = false) {
+    ///   - store: where the pages are read.
+    ///   - feed: with PostgreSQL, the change feed the view subscribes to before its first
+    ///     page (in memory, the leaderboard applies changes with ``apply(_:)``).
+    init(
+        grouped isGrouped: Bool, store: any PlayerStore, feed: PostgresChangeFeed<Player>?, sizes: Leaderboard.Sizes,
+        version: Int = 0, firstPageAtOnce: Bool = false, keepsAPage: Bool = false
+    ) {
         self.isGrouped = isGrouped
         keepsRows = keepsAPage ? max(1, sizes.pageSize - sizes.prefetchDistance) : nil
         history = SnapshotHistory(grouped: isGrouped, budget: 64 << 10)
@@ -80,7 +89,7 @@ final class WindowView: Sendable {
             // The latency first: the page is the roster as it stands when it arrives.
             let isFirst = pagesRead.add(1, ordering: .relaxed).oldValue == 0
             if latency > .zero, !(firstPageAtOnce && isFirst) { try await Task.sleep(for: latency) }
-            let rows = roster.page(at: cursor, count: count)
+            let rows = try await store.page(at: cursor, count: count)
             reach.cover(rows, at: cursor, limit: limit)
             return rows
         }
@@ -100,6 +109,7 @@ final class WindowView: Sendable {
             grouped.rows.attach(hub)
         }
         grouped.attach(history)
+        subscription = feed?.subscribe(paginator)
         paginator.loadNextPage()
     }
 
@@ -172,6 +182,7 @@ final class WindowView: Sendable {
 
     /// Stops loading and ends the view's streams.
     func close() {
+        subscription?.cancel()
         paginator.reset()
         hub?.finish()
         groupedHub?.finish()

@@ -176,7 +176,7 @@ enum DemoRoutes {
                 return error(.badRequest, "offset must be one or two row offsets (integers ≥ 0), as offset=N or offset=A,B")
             }
             window.appear(at: offsets)
-            return json(status(of: window, in: leaderboard))
+            return json(await status(of: window, in: leaderboard))
         }
 
         router.post("/retry") { request, _ in
@@ -186,13 +186,13 @@ enum DemoRoutes {
             case .failure(let failure): return failure.response
             }
             window.retry()
-            return json(status(of: window, in: leaderboard))
+            return json(await status(of: window, in: leaderboard))
         }
 
         get("/status") { request, _ in
             guard request.uri.queryParameters["window"] != nil else { return json(status(of: leaderboard)) }
             switch requiredWindow(of: request, in: leaderboard) {
-            case .success(let window): return json(status(of: window, in: leaderboard))
+            case .success(let window): return json(await status(of: window, in: leaderboard))
             case .failure(let failure): return failure.response
             }
         }
@@ -218,11 +218,12 @@ enum DemoRoutes {
     /// the next page), `prepend` at the start; `firstRank` is the rank on the whole roster of the window's first row (1
     /// at the top; `null` while the window is empty), which the page numbers its rows
     /// from.
-    static func status(of window: LeaderboardWindow, in leaderboard: Leaderboard) -> String {
+    static func status(of window: LeaderboardWindow, in leaderboard: Leaderboard) async -> String {
         let view = window.view
         let pagination = view.paginator.status
         let rows = view.rows.snapshot
-        let firstRank = rows.first.map { String(leaderboard.roster.rank(of: $0)) } ?? "null"
+        var firstRank = "null"
+        if let first = rows.first, let rank = try? await leaderboard.store.rank(of: first) { firstRank = String(rank) }
         return """
             {"window":"\(window.id)","grouped":\(window.isGrouped),"shared":\(window.isShared),"version":\(view.version ?? 0),"rows":\(rows.count),\
             "firstRank":\(firstRank),"firstId":\(rows.first.map { "\"\($0.id)\"" } ?? "null"),"pagination":"\(name(of: pagination.append))","prepend":"\(name(of: pagination.prepend))",\
@@ -266,7 +267,7 @@ enum DemoRoutes {
             "refusedPerClient":\(counts.since.refusedClient),"refusedLive":\(counts.since.refusedLive),"maxWindows":\(limits.maxWindows),\
             "maxWindowsPerClient":\(limits.maxWindowsPerClient),"resumeGraceMs":\(Int(limits.resumeGrace / .milliseconds(1))),\
             "rowsLoaded":\(rowsLoaded),"maxRowsInWindow":\(maxRows),"emptyWindows":\(empty),\
-            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"players":\(leaderboard.roster.count),\
+            "maxLoadedRows":\(leaderboard.sizes.maxLoadedRows),"pageSize":\(leaderboard.sizes.pageSize),"players":\(leaderboard.store.playerCount),\
             "feedEvents":\(leaderboard.feedEvents),"eventFrames":\(counts.frames),"resets":\(resets)}
             """
     }
