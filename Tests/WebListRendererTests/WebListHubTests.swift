@@ -67,42 +67,6 @@ struct WebListHubTests {
         #expect(hub.statistics.batches == rounds)
     }
 
-    /// `next(upTo:)`: everything queued in one call, never more than the limit, in order;
-    /// it waits only while nothing is queued, mixes with `next()`, and ends empty.
-    @Test func framesQueuedAreReadInOneCall() async throws {
-        let (source, hub) = await Self.attachedHub(limits: .init(messages: 10_000))
-        var frames = hub.subscribe().makeAsyncIterator()
-        #expect(await frames.next(upTo: 10).map(\.kind) == [.snapshot])
-        var random = SplitMix64(seed: 3)
-        for round in 0 ..< 25 {
-            Self.changeSomething(source, &random, round: round)
-            await source.flush()
-        }
-        var replica = WebListReplica()
-        _ = replica.apply(json: hub.snapshotFrame()!.json)  // version 26, to compare below
-        var read = await frames.next(upTo: 10)
-        #expect(read.count == 10, "all ten of 25 queued, got \(read.count)")
-        read += await frames.next(upTo: 100)
-        #expect(read.count == 25, "the other 15 in one call, got \(read.count)")
-        #expect(read.map(\.kind) == Array(repeating: .batch, count: 25))
-        #expect(read.map(\.version) == Array(2 ... 26), "in order")
-        // Nothing queued: it waits for the next frame, then takes what came with it.
-        let waiting = Task { [frames] in
-            var frames = frames
-            return await frames.next(upTo: 5).map(\.version)
-        }
-        try await Task.sleep(for: .milliseconds(50))
-        source.add(TestRow(id: 90_000, key: 1))
-        await source.flush()
-        #expect(await waiting.value == [27])
-        source.add(TestRow(id: 90_001, key: 1))
-        await source.flush()
-        #expect(await frames.next()?.version == 28)
-        hub.finish()
-        #expect(await frames.next(upTo: 5).isEmpty)
-        #expect(replica.version == 26)
-    }
-
     @Test func aSlowClientIsResetToASnapshotWithoutHoldingUpTheOthers() async throws {
         let rounds = 40, limit = 8
         let (source, hub) = await Self.attachedHub(limits: .init(messages: limit))

@@ -25,12 +25,8 @@ public struct WebListSubscription: AsyncSequence, Sendable {
 
     private let box: _SubscriptionBox
 
-    init(
-        next: @escaping @Sendable () async -> WebListFrame?,
-        nextFrames: @escaping @Sendable (Int) async -> [WebListFrame],
-        cancel: @escaping @Sendable () -> Void
-    ) {
-        box = _SubscriptionBox(next: next, nextFrames: nextFrames, cancel: cancel)
+    init(next: @escaping @Sendable () async -> WebListFrame?, cancel: @escaping @Sendable () -> Void) {
+        box = _SubscriptionBox(next: next, cancel: cancel)
     }
 
     /// Ends the sequence and removes the client from the hub. A read in progress returns `nil`.
@@ -57,45 +53,16 @@ public struct WebListSubscription: AsyncSequence, Sendable {
         /// - Complexity: O(1) for a batch frame; O(*n*) to format a snapshot of *n* rows,
         ///   done once per version however many clients read it.
         public mutating func next() async -> WebListFrame? { await box.next() }
-
-        /// Every frame queued for the client, up to `limit`, in one call: suspends only
-        /// while none is queued. Empty once the subscription has ended.
-        ///
-        /// For a server that writes what has queued up in one write: reading frame by
-        /// frame, a reader waiting for the next frame is woken once per frame; reading
-        /// this way after a pause (to let frames gather), it is woken once per pause.
-        ///
-        /// ```swift
-        /// var frames = hub.subscribe().makeAsyncIterator()
-        /// while case let batch = await frames.next(upTo: 128), !batch.isEmpty {
-        ///     try await send(batch.map(\.json).joined())
-        ///     try await Task.sleep(for: .milliseconds(50))
-        /// }
-        /// ```
-        /// - Parameter limit: the most frames to return, at least 1.
-        /// - Returns: 1 to `limit` frames in order, or none when the subscription has ended.
-        /// - Complexity: O(*k*) for *k* frames returned, plus formatting a snapshot among
-        ///   them (once per version, however many clients read it).
-        public mutating func next(upTo limit: Int) async -> [WebListFrame] {
-            precondition(limit >= 1, "next(upTo:) needs a limit of at least 1, got \(limit)")
-            return await box.nextFrames(limit)
-        }
     }
 }
 
 /// Removes the client when the last copy of its subscription goes away.
 private final class _SubscriptionBox: Sendable {
     let next: @Sendable () async -> WebListFrame?
-    let nextFrames: @Sendable (Int) async -> [WebListFrame]
     let cancel: @Sendable () -> Void
 
-    init(
-        next: @escaping @Sendable () async -> WebListFrame?,
-        nextFrames: @escaping @Sendable (Int) async -> [WebListFrame],
-        cancel: @escaping @Sendable () -> Void
-    ) {
+    init(next: @escaping @Sendable () async -> WebListFrame?, cancel: @escaping @Sendable () -> Void) {
         self.next = next
-        self.nextFrames = nextFrames
         self.cancel = cancel
     }
 

@@ -142,42 +142,27 @@ struct _ClientQueue<Snapshot, Waiter> {
             precondition(existing == nil, "a hub subscription was iterated by two tasks at once")
             state = .waitingForSnapshot(waiter: waiter)
             return .suspend
-        case .streaming(_, _, _, let existing):
+        case .streaming(var pending, var head, var bytes, let existing):
             precondition(existing == nil, "a hub subscription was iterated by two tasks at once")
-            guard let entry = popFirst() else {
+            guard head < pending.count else {
                 state = .streaming(pending: [], head: 0, bytes: 0, waiter: waiter)
                 return .suspend
             }
+            state = .finished  // release `pending` so the edits below do not copy
+            guard let entry = pending[head] else { preconditionFailure("a client queue entry was taken twice") }
+            pending[head] = nil
+            head += 1
+            if case .frame(let frame) = entry { bytes -= frame.byteCount }
+            if head == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 32 && head * 2 >= pending.count {
+                pending.removeFirst(head)
+                head = 0
+            }
+            state = .streaming(pending: pending, head: head, bytes: bytes, waiter: nil)
             return .deliver(entry)
         }
-    }
-
-    /// The consumer takes up to `limit` pending entries without waiting; none when
-    /// nothing is pending (or the consumer is waiting, or the client is finished).
-    mutating func takeQueued(upTo limit: Int) -> [Entry] {
-        guard case .streaming(_, _, _, nil) = state else { return [] }
-        var taken: [Entry] = []
-        while taken.count < limit, let entry = popFirst() { taken.append(entry) }
-        return taken
-    }
-
-    /// Removes and returns the first pending entry, while streaming with no waiter.
-    private mutating func popFirst() -> Entry? {
-        guard case .streaming(var pending, var head, var bytes, nil) = state, head < pending.count else { return nil }
-        state = .finished  // release `pending` so the edits below do not copy
-        guard let entry = pending[head] else { preconditionFailure("a client queue entry was taken twice") }
-        pending[head] = nil
-        head += 1
-        if case .frame(let frame) = entry { bytes -= frame.byteCount }
-        if head == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= pending.count {
-            pending.removeFirst(head)
-            head = 0
-        }
-        state = .streaming(pending: pending, head: head, bytes: bytes, waiter: nil)
-        return entry
     }
 }
 

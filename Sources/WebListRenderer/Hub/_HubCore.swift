@@ -83,12 +83,8 @@ final class _HubCore<Encoding: _WireEncoding>: Sendable {
             state.clients[state.nextClientID] = queue
             return state.nextClientID
         }
-        guard let id else { return WebListSubscription(next: { nil }, nextFrames: { _ in [] }, cancel: {}) }
-        return WebListSubscription(
-            next: { await self.next(client: id) },
-            nextFrames: { await self.nextFrames(client: id, upTo: $0) },
-            cancel: { self.unsubscribe(id) }
-        )
+        guard let id else { return WebListSubscription(next: { nil }, cancel: {}) }
+        return WebListSubscription(next: { await self.next(client: id) }, cancel: { self.unsubscribe(id) })
     }
 
     private func next(client id: Int) async -> WebListFrame? {
@@ -107,33 +103,10 @@ final class _HubCore<Encoding: _WireEncoding>: Sendable {
         } onCancel: {
             unsubscribe(id)
         }
-        return entry.map(frame(of:))
-    }
-
-    /// Up to `limit` frames: those queued now, or (when none is) the next one and those
-    /// queued with it.
-    private func nextFrames(client id: Int, upTo limit: Int) async -> [WebListFrame] {
-        var entries = takeQueued(client: id, upTo: limit)
-        if entries.isEmpty {
-            guard let first = await next(client: id) else { return [] }
-            return [first] + takeQueued(client: id, upTo: limit - 1).map(frame(of:))
-        }
-        defer { entries = [] }
-        return entries.map(frame(of:))
-    }
-
-    private func takeQueued(client id: Int, upTo limit: Int) -> [Entry] {
-        guard limit > 0 else { return [] }
-        return state.withLock { state in
-            guard let index = state.clients.index(forKey: id) else { return [] }
-            return state.clients.values[index].takeQueued(upTo: limit)
-        }
-    }
-
-    private func frame(of entry: Entry) -> WebListFrame {
         switch entry {
-        case .frame(let frame): frame
-        case .snapshot(let snapshot): snapshot.snapshotFrame(format: format)
+        case .frame(let frame): return frame
+        case .snapshot(let snapshot): return snapshot.snapshotFrame(format: format)
+        case nil: return nil
         }
     }
 

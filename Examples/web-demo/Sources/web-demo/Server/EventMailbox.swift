@@ -5,13 +5,10 @@ import Synchronization
 /// from the hub and posts their bytes (and the heartbeat's), and the one that takes
 /// everything posted and writes it.
 ///
-/// The poster waits for room before taking frames from the hub: at most `window` frames
-/// are posted and not yet written (heartbeats do not count), and none are taken while
-/// the writer is busy with the frames it took (writing them, then waiting for more to
-/// gather). Frames that arrive meanwhile wait in the hub's queue, and the poster takes
-/// them all at once when the writer comes back: so a stream wakes a few times per write,
-/// not once per frame. Both sides suspend only when they must: the writer while nothing
-/// is posted, the poster while the writer is busy or the window is full.
+/// The poster waits for room before taking each frame from the hub: at most `window`
+/// frames are posted and not yet written. Heartbeats do not count. Both sides suspend
+/// only when they must: the writer while nothing is posted, the poster while the window
+/// is full.
 final class EventMailbox: Sendable {
     private let state: Mutex<EventMailboxState>
 
@@ -20,11 +17,10 @@ final class EventMailbox: Sendable {
         state = Mutex(EventMailboxState(window: window))
     }
 
-    /// Returns once the writer is ready for frames and fewer than `window` frames are
-    /// posted and not yet written: how many more may be posted (at least 1), or `nil`
-    /// when the mailbox is finished.
-    func waitForRoom() async -> Int? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+    /// Returns once fewer than `window` frames are posted and not yet written: `true`,
+    /// or `false` when the mailbox is finished.
+    func waitForRoom() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             switch state.withLock({ $0.waitForRoom(continuation) }) {
             case .resume(let answer): continuation.resume(returning: answer)
             case .suspend: break
@@ -32,27 +28,20 @@ final class EventMailbox: Sendable {
         }
     }
 
-    /// Posts `buffers`, holding `frames` frames (the heartbeat's buffer holds none).
-    /// Dropped once the mailbox is finished.
-    func post(_ buffers: [ByteBuffer], frames: Int) {
-        if let (writer, taken) = state.withLock({ $0.post(buffers, frames: frames) }) {
+    /// Posts `bytes`, a frame's or a heartbeat's. Dropped once the mailbox is finished.
+    func post(_ bytes: ByteBuffer, isFrame: Bool) {
+        if let (writer, taken) = state.withLock({ $0.post(bytes, isFrame: isFrame) }) {
             writer.resume(returning: taken)
         }
     }
 
-    /// Whether the mailbox is finished: nothing more is posted.
-    var isFinished: Bool { state.withLock { $0.isFinished } }
-
     /// Everything posted since the last call, and how many of it are frames; suspends
-    /// while nothing is posted. Calling it ends the writer's busy time: a poster waiting
-    /// for it goes on. `nil` once the mailbox is finished and empty, or when the calling
-    /// task is cancelled.
+    /// while nothing is posted. `nil` once the mailbox is finished and empty, or when the
+    /// calling task is cancelled.
     func take() async -> (buffers: [ByteBuffer], frames: Int)? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<(buffers: [ByteBuffer], frames: Int)?, Never>) in
-                let (answer, poster) = state.withLock { $0.take(continuation) }
-                if let (poster, room) = poster { poster.resume(returning: room) }
-                switch answer {
+                switch state.withLock({ $0.take(continuation) }) {
                 case .resume(let taken): continuation.resume(returning: taken)
                 case .suspend: break
                 }
@@ -64,17 +53,22 @@ final class EventMailbox: Sendable {
 
     /// `frames` taken frames are written: they leave the window.
     ///
-    /// - Returns: whether the window was full: the writer should come back at once.
+    /// - Returns: whether the window was full: the poster was waiting for room.
     @discardableResult
     func written(frames: Int) -> Bool {
-        state.withLock { $0.written(frames: frames) }
+        guard let poster = state.withLock({ $0.written(frames: frames) }) else { return false }
+        poster.resume(returning: true)
+        return true
     }
 
-    /// Ends the mailbox: posts are dropped, a waiting poster gets `nil`, and the writer
+    /// Whether the mailbox is finished: nothing more is posted.
+    var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Ends the mailbox: posts are dropped, a waiting poster gets `false`, and the writer
     /// gets what is left, then `nil`.
     func finish() {
         let (poster, writer) = state.withLock { $0.finish() }
-        poster?.resume(returning: nil)
+        poster?.resume(returning: false)
         writer?.resume(returning: nil)
     }
 }
@@ -83,11 +77,11 @@ final class EventMailbox: Sendable {
 /// resume, which the mailbox resumes after releasing its lock.
 ///
 /// Invariants: the writer waits only while nothing is posted; the poster waits only
-/// while the writer is busy or the window is full; neither waits once finished.
+/// while the window is full; neither waits once finished.
 struct EventMailboxState {
     typealias Taken = (buffers: [ByteBuffer], frames: Int)
     typealias Writer = CheckedContinuation<Taken?, Never>
-    typealias Poster = CheckedContinuation<Int?, Never>
+    typealias Poster = CheckedContinuation<Bool, Never>
 
     enum Answer<Value> {
         case resume(Value)
@@ -98,8 +92,6 @@ struct EventMailboxState {
     private var postedFrames = 0
     /// Frames posted and not yet written, taken or not.
     private var unwritten = 0
-    /// Whether the writer took frames and has not asked for more since.
-    private var writerIsBusy = false
     private var writer: Writer?
     private var poster: Poster?
     private(set) var isFinished = false
@@ -110,67 +102,47 @@ struct EventMailboxState {
         self.window = window
     }
 
-    /// The frames that may be posted now, or `nil` while the poster must wait.
-    private var room: Int? {
-        !writerIsBusy && unwritten < window ? window - unwritten : nil
-    }
-
-    mutating func waitForRoom(_ continuation: Poster) -> Answer<Int?> {
-        if isFinished { return .resume(nil) }
-        if let room { return .resume(room) }
+    mutating func waitForRoom(_ continuation: Poster) -> Answer<Bool> {
+        if isFinished { return .resume(false) }
+        if unwritten < window { return .resume(true) }
         precondition(poster == nil, "two tasks post to one event mailbox")
         poster = continuation
         return .suspend
     }
 
     /// The writer to resume with what it takes, if it was waiting.
-    mutating func post(_ buffers: [ByteBuffer], frames: Int) -> (Writer, Taken)? {
-        guard !isFinished, !buffers.isEmpty else { return nil }
-        unwritten += frames
+    mutating func post(_ bytes: ByteBuffer, isFrame: Bool) -> (Writer, Taken)? {
+        guard !isFinished else { return nil }
+        if isFrame { unwritten += 1 }
         if let writer {
             self.writer = nil
-            if frames > 0 { writerIsBusy = true }
-            return (writer, (buffers, frames))
+            return (writer, ([bytes], isFrame ? 1 : 0))
         }
-        posted += buffers
-        postedFrames += frames
+        posted.append(bytes)
+        if isFrame { postedFrames += 1 }
         return nil
     }
 
-    /// What the writer takes, and the poster to resume with its room now that the
-    /// writer is no longer busy.
-    mutating func take(_ continuation: Writer) -> (Answer<Taken?>, (Poster, Int)?) {
-        writerIsBusy = false
-        var ready: (Poster, Int)?
-        if let poster, let room {
-            self.poster = nil
-            ready = (poster, room)
-        }
+    mutating func take(_ continuation: Writer) -> Answer<Taken?> {
         if !posted.isEmpty {
             defer {
                 posted = []
                 postedFrames = 0
             }
-            if postedFrames > 0 {
-                writerIsBusy = true
-                // Taking frames makes the writer busy again: the poster waits after all.
-                if let (poster, _) = ready {
-                    self.poster = poster
-                    ready = nil
-                }
-            }
-            return (.resume((posted, postedFrames)), ready)
+            return .resume((posted, postedFrames))
         }
-        if isFinished { return (.resume(nil), ready) }
+        if isFinished { return .resume(nil) }
         precondition(writer == nil, "two tasks write from one event mailbox")
         writer = continuation
-        return (.suspend, ready)
+        return .suspend
     }
 
-    /// Whether the window was full before these frames were written.
-    mutating func written(frames: Int) -> Bool {
-        defer { unwritten -= frames }
-        return unwritten >= window
+    /// The poster to resume, if it was waiting for the room these frames leave.
+    mutating func written(frames: Int) -> Poster? {
+        unwritten -= frames
+        guard unwritten < window, let poster else { return nil }
+        self.poster = nil
+        return poster
     }
 
     mutating func finish() -> (Poster?, Writer?) {

@@ -16,12 +16,10 @@ enum EventStream {
     /// One task takes frames from the subscription and posts their bytes to an
     /// ``EventMailbox``; this one writes whatever the mailbox holds in one write. After
     /// writing frames it waits `coalescing` before taking more, so that frames that
-    /// arrive meanwhile go out together; the other task takes nothing from the hub while
-    /// this one is busy, and then takes everything queued at once
-    /// (`next(upTo:)`). So a stream wakes a few times per write, however many frames the
-    /// write carries: with many streams on a fast feed the tasks woken per batch fall,
-    /// the writes spread out, and a fresh request does not queue behind them. A stream
-    /// whose window was full does not wait. At most ``window`` frames are taken from the
+    /// arrive meanwhile go out together: with many streams on a fast feed this halves
+    /// the tasks woken per batch and spreads the writes out, so that the streams do not
+    /// all wake at once and a fresh request does not queue behind them. A stream whose
+    /// window was full does not wait. At most ``window`` frames are taken from the
     /// subscription and not yet written: the frames of a slow client wait in its hub
     /// queue, which bounds them and resets the client when it falls too far behind.
     ///
@@ -42,11 +40,8 @@ enum EventStream {
             var source = source
             while true {
                 var frames = source.subscription.makeAsyncIterator()
-                // Everything the hub queued while the writer was busy, in one post.
-                while let room = await mailbox.waitForRoom() {
-                    let taken = await frames.next(upTo: room)
-                    if taken.isEmpty { break }
-                    mailbox.post(taken.map(source.bytes.bytes(for:)), frames: taken.count)
+                while await mailbox.waitForRoom(), let frame = await frames.next() {
+                    mailbox.post(source.bytes.bytes(for: frame), isFrame: true)
                 }
                 source.subscription.cancel()
                 guard !Task.isCancelled, !mailbox.isFinished, let following = await next(source) else { break }
@@ -60,7 +55,7 @@ enum EventStream {
         }
         let beating = Task {
             while (try? await Task.sleep(for: heartbeat)) != nil {
-                mailbox.post([EventBytes.heartbeat], frames: 0)
+                mailbox.post(EventBytes.heartbeat, isFrame: false)
             }
         }
         defer {
