@@ -98,6 +98,7 @@ where Item.ID: PostgresArrayEncodable & LosslessStringConvertible & Sendable {
     ///   - channel: the channel the triggers notify.
     ///   - loader: the relation, columns and row decoding the feed reads rows with.
     ///   - logger: where the feed logs its connections and failures.
+    /// - Complexity: O(1).
     public init(configuration: PostgresConnection.Configuration, channel: String, loader: PostgresKeysetLoader<Item>, logger: Logger = Logger(label: "ListEnginePostgres.feed")) {
         self.configuration = configuration
         self.channel = channel
@@ -106,6 +107,8 @@ where Item.ID: PostgresArrayEncodable & LosslessStringConvertible & Sendable {
     }
 
     /// Counters since the feed was made.
+    ///
+    /// - Complexity: O(1).
     public var statistics: Statistics {
         state.withLock { state in
             var statistics = state.statistics
@@ -158,6 +161,8 @@ where Item.ID: PostgresArrayEncodable & LosslessStringConvertible & Sendable {
     }
 
     /// Returns once the feed LISTENs (after the first connection).
+    ///
+    /// - Complexity: O(1) once it listens.
     public func waitUntilListening() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isListening = state.withLock { state in
@@ -173,6 +178,9 @@ where Item.ID: PostgresArrayEncodable & LosslessStringConvertible & Sendable {
     /// then resyncs every paginator.
     ///
     /// - Throws: `CancellationError` when the task is cancelled.
+    /// - Complexity: per burst of notifications, one query of the ids changed and
+    ///   O(*w*) calls for *w* subscribed paginators; per reconnection, one range query
+    ///   per paginator.
     public func run() async throws {
         var delay = Duration.milliseconds(100)
         var isFirst = true

@@ -26,6 +26,7 @@ public enum PostgresChangeTriggers {
     ///   - channel: the channel to notify.
     /// - Returns: the SQL statements.
     /// - Throws: ``PostgresListError/badIdentifier(_:)``.
+    /// - Complexity: O(length of the names).
     public static func statements(table: String, idColumn: String, channel: String) throws(PostgresListError) -> [String] {
         let table = try PostgresIdentifier(table)
         let id = try PostgresIdentifier(idColumn)
@@ -96,6 +97,7 @@ public enum PostgresChangeTriggers {
     ///   - logger: where the statements are logged.
     /// - Throws: ``PostgresListError/badIdentifier(_:)``, or what PostgreSQL throws
     ///   (the transaction is then rolled back).
+    /// - Complexity: one transaction of ten statements.
     public static func install(table: String, idColumn: String, channel: String, on connection: PostgresConnection, logger: Logger) async throws {
         let statements = try statements(table: table, idColumn: idColumn, channel: channel)
         _ = try await connection.query("BEGIN", logger: logger)

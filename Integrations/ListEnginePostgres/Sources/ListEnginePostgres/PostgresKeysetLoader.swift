@@ -146,6 +146,7 @@ public struct PostgresKeysetLoader<Item: Hashable & DataSourceComparable & Senda
     ///   - connection: where to run it.
     /// - Returns: the rows found, in no particular order.
     /// - Throws: what PostgreSQL or `decode` throws.
+    /// - Complexity: one query; an index on the id column makes it O(*k* log *n*).
     public func rows<ID: PostgresArrayEncodable & Sendable>(ids: [ID], on connection: PostgresConnection) async throws -> [Item] {
         var bindings = PostgresBindings()
         try bindings.append(ids)
@@ -163,6 +164,8 @@ public struct PostgresKeysetLoader<Item: Hashable & DataSourceComparable & Senda
     ///   - connection: where to run it.
     /// - Returns: the rows in the order.
     /// - Throws: what PostgreSQL or `decode` throws.
+    /// - Complexity: one query, reading about the rows returned with an index on the
+    ///   order.
     public func rows(from first: PostgresKey?, through last: PostgresKey?, on connection: PostgresConnection) async throws -> [Item] {
         var bindings = PostgresBindings()
         var conditions: [String] = []

@@ -15,6 +15,7 @@ public struct PostgresOrderColumn: Sendable, Hashable {
     ///
     /// - Parameter name: the column's name.
     /// - Throws: ``PostgresListError/badIdentifier(_:)``.
+    /// - Complexity: O(length of `name`).
     public static func ascending(_ name: String) throws(PostgresListError) -> Self {
         Self(name: try PostgresIdentifier(name), isDescending: false)
     }
@@ -23,6 +24,7 @@ public struct PostgresOrderColumn: Sendable, Hashable {
     ///
     /// - Parameter name: the column's name.
     /// - Throws: ``PostgresListError/badIdentifier(_:)``.
+    /// - Complexity: O(length of `name`).
     public static func descending(_ name: String) throws(PostgresListError) -> Self {
         Self(name: try PostgresIdentifier(name), isDescending: true)
     }
@@ -45,11 +47,17 @@ public struct PostgresKey: Sendable, CustomStringConvertible {
     private let text: String
 
     /// A key of these values, one per order column.
+    ///
+    /// - Parameter values: the row's values of the order's columns, in order.
+    /// - Complexity: O(values).
     public init(_ values: any PostgresThrowingDynamicTypeEncodable & Sendable...) {
         self.init(values: values)
     }
 
     /// A key of these values, one per order column.
+    ///
+    /// - Parameter values: the row's values of the order's columns, in order.
+    /// - Complexity: O(values).
     public init(values: [any PostgresThrowingDynamicTypeEncodable & Sendable]) {
         self.values = values
         text = "(" + values.map { "\($0)" }.joined(separator: ", ") + ")"

@@ -24,6 +24,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter string: `postgres://user[:password]@host[:port]/database`.
     /// - Throws: ``PostgresListError/badURL(_:)``.
+    /// - Complexity: O(length of `string`).
     public init(_ string: String) throws(PostgresListError) {
         guard let components = URLComponents(string: string), components.scheme == "postgres" || components.scheme == "postgresql",
               let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
