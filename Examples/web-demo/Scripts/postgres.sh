@@ -7,7 +7,8 @@
 #   Scripts/postgres.sh url     # print the URL again
 #
 # The server runs as the `postgres` user (PostgreSQL refuses root), listens on
-# 127.0.0.1:$PGPORT only (default 55432) with trust authentication, and keeps its data
+# 127.0.0.1:$PGPORT only (default 55432; checks on a busy machine pick one below
+# 32768, outside the ports Linux gives outgoing connections) with trust authentication, and keeps its data
 # in $PGDATA_DIR (default a folder made under the temp folder, remembered between
 # start and stop in $TMPDIR/listengine-postgres-$PGPORT). It makes the database
 # `listengine`.
@@ -64,9 +65,21 @@ start() {
             || { cat "$data.initdb.log" >&2; die "initdb failed"; }
     fi
     if ! as_postgres "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
-        as_postgres "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$data -c max_connections=200" start >/dev/null \
-            || { tail -n 20 "$data/server.log" >&2; die "the server did not start"; }
+        # The default port lies in Linux's range of ports for outgoing connections, so a
+        # busy machine's client socket can hold it for a moment: try a few times.
+        local try
+        for try in 1 2 3 4 5 6; do
+            if as_postgres "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
+                -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$data -c max_connections=200" start >/dev/null; then
+                break
+            fi
+            if [ "$try" = 6 ] || ! grep -q "Address already in use" "$data/server.log"; then
+                tail -n 20 "$data/server.log" >&2
+                die "the server did not start"
+            fi
+            echo "postgres.sh: port $port is busy; trying again in 5 s" >&2
+            sleep 5
+        done
     fi
     local psql="$bin/psql"
     if ! as_postgres "$psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
