@@ -30,8 +30,8 @@ import subprocess
 import tempfile
 import time
 
-from http_check import CheckFailed, appear, run, settled, start_server, status, stop_server, wait_for
-from window_check import Replay, score
+from http_check import CheckFailed, run, start_server, status, stop_server, wait_for
+from window_check import Replay, drive_down, score
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Scripts")
 
@@ -115,14 +115,7 @@ def main():
             group += [Replay(base, f"i{number}-deep{k}") for k in range(options.deep)]
             wait_for(f"instance {number}'s streams have their first page", lambda: all(s.state()[1] for s in group), 20)
             for stream in group[options.top:]:
-                now = settled(base, stream.window, feed=True)
-                steps = 0
-                while now["firstRank"] < 500:
-                    if steps > 100:
-                        raise CheckFailed(f"driving {stream.label} down stalled at {now}")
-                    appear(base, stream.window, f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
-                    now = settled(base, stream.window, feed=True)
-                    steps += 1
+                drive_down(base, stream.window, 500, stream.label, 100)
             for stream in group:
                 stream.instance = number
                 stream.top = stream in group[:options.top]

@@ -148,6 +148,20 @@ class Replay:
         self.sock.close()
 
 
+def drive_down(base, window, rank, label, max_steps):
+    """Reports the last rows of `window` on screen until its first row is past `rank`;
+    returns its settled status and the steps taken."""
+    now = settled(base, window, feed=True)
+    steps = 0
+    while now["firstRank"] < rank:
+        if steps > max_steps:
+            raise CheckFailed(f"driving window {label} down stalled at {now}")
+        appear(base, window, f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
+        now = settled(base, window, feed=True)
+        steps += 1
+    return now, steps
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", required=True, help="the web-demo executable")
@@ -169,14 +183,7 @@ def main():
               f"({before['sharedWindows']} shared windows, {before['views']} views)")
 
         # deep goes down the list; top is left alone.
-        now = settled(base, deep.window, feed=True)
-        steps = 0
-        while now["firstRank"] < 1500:
-            if steps > 300:
-                raise CheckFailed(f"driving window deep down stalled at {now}")
-            appear(base, deep.window, f"{max(0, now['rows'] - 30)},{now['rows'] - 1}")
-            now = settled(base, deep.window, feed=True)
-            steps += 1
+        _, steps = drive_down(base, deep.window, 1500, "deep", 300)
         top_status, deep_status = status(base, top.window), status(base, deep.window)
         after = status(base)
         if not top_status["shared"] or deep_status["shared"] or (after["sharedWindows"], after["views"]) != (1, 3):

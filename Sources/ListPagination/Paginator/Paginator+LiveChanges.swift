@@ -27,14 +27,8 @@ extension Paginator {
     ///   changed on the data source's diff queue, in at most two calls (`remove(ids:)`
     ///   for the items that leave, then `add(_:)`).
     public func upsert(_ items: some Sequence<Item>) {
-        // The last version of each id.
-        var latest: [Item.ID: Int] = [:]
-        let items = Array(items)
-        for (index, item) in items.enumerated() { latest[item.id] = index }
+        let changes = Self._lastVersions(of: items)
         let trims = maxLoadedRows != nil
-        let changes: [(id: Item.ID, item: Item?)] = items.enumerated().compactMap { index, item in
-            latest[item.id] == index ? (item.id, item) : nil
-        }
         let added = _shared.withLock { shared -> Bool in
             // Under the lock, so the changes reach the data source in order with pages.
             let added = _applyThroughWindow(changes, shared.machine.window)
@@ -67,13 +61,7 @@ extension Paginator {
     ///   rows are changed on the data source's diff queue, in one `perform`.
     public func apply(upserting items: some Sequence<Item>, removing ids: some Sequence<Item.ID>) {
         let removed = Set(ids)
-        var latest: [Item.ID: Int] = [:]
-        let items = Array(items)
-        for (index, item) in items.enumerated() where !removed.contains(item.id) { latest[item.id] = index }
-        var changes: [(id: Item.ID, item: Item?)] = items.enumerated().compactMap { index, item in
-            latest[item.id] == index ? (item.id, item) : nil
-        }
-        changes += removed.map { ($0, nil) }
+        let changes = Self._lastVersions(of: items, except: removed) + removed.map { ($0, nil) }
         guard !changes.isEmpty else { return }
         let trims = maxLoadedRows != nil
         let added = _shared.withLock { shared -> Bool in
@@ -90,6 +78,17 @@ extension Paginator {
         }
         guard added, trims else { return }
         _trimAfterLiveChanges()
+    }
+
+    /// The last version of each id among `items`, in the order of those last versions,
+    /// leaving out the ids in `excluded`.
+    static func _lastVersions(of items: some Sequence<Item>, except excluded: Set<Item.ID> = []) -> [(id: Item.ID, item: Item?)] {
+        var latest: [Item.ID: Int] = [:]
+        let items = Array(items)
+        for (index, item) in items.enumerated() where excluded.isEmpty || !excluded.contains(item.id) { latest[item.id] = index }
+        return items.enumerated().compactMap { index, item in
+            latest[item.id] == index ? (item.id, item) : nil
+        }
     }
 
     /// Drops the pages that live changes pushed past ``maxLoadedRows``, once their

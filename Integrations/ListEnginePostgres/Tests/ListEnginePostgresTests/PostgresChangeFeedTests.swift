@@ -50,9 +50,7 @@ struct PostgresChangeFeedTests {
 
         func settle(_ paginator: Paginator<PostgresKeysetLoader<Row>, ContinuousClock>) async throws {
             try await eventually("the paginator settles") {
-                let status = paginator.status
-                let busy = { (state: PaginationState) in if case .loading = state { true } else { false } }
-                return !busy(status.append) && !busy(status.prepend) && status.loadedPages > 0
+                isSettled(paginator.status) && paginator.status.loadedPages > 0
             }
             _ = await paginator.dataSource.flush()
         }

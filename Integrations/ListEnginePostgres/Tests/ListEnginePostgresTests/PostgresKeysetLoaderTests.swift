@@ -95,9 +95,7 @@ struct PostgresKeysetLoaderTests {
             paginator.loadNextPage()
             func settled() async throws -> [Row] {
                 try await eventually("the paginator settles") {
-                    let status = paginator.status
-                    let busy = { (state: PaginationState) in if case .loading = state { true } else { false } }
-                    return !busy(status.append) && !busy(status.prepend)
+                    isSettled(paginator.status)
                 }
                 return Array(await paginator.dataSource.flush())
             }

@@ -140,6 +140,12 @@ enum Database {
     }
 }
 
+/// Whether a paginator loads in neither direction.
+func isSettled(_ status: PaginationStatus) -> Bool {
+    func isLoading(_ state: PaginationState) -> Bool { if case .loading = state { true } else { false } }
+    return !isLoading(status.append) && !isLoading(status.prepend)
+}
+
 /// Waits until `condition` holds, for at most `seconds`; records an issue otherwise.
 func eventually(_ what: String, within seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)

@@ -47,6 +47,10 @@ final class Leaderboard: Service {
     }
 
     let source: Source
+    /// Where the views read their pages: the source's roster.
+    let store: any PlayerStore
+    /// The change feed of the PostgreSQL roster, `nil` in memory.
+    private let changeFeed: PostgresChangeFeed<Player>?
     let sizes: Sizes
     private let feed: LiveFeed
     private let feedInterval: Duration?
@@ -61,28 +65,20 @@ final class Leaderboard: Service {
     ///   or `nil` for the players in memory.
     init(fixtures: FixtureDirectory, feedInterval: Duration?, sizes: Sizes, limits: WindowTable.Limits, postgres: PostgresRoster? = nil) throws(FixtureError) {
         feed = try LiveFeed(directory: fixtures)
-        source = postgres.map(Source.postgres) ?? .memory(LiveRoster(feed.roster))
+        if let postgres {
+            source = .postgres(postgres)
+            store = postgres
+        } else {
+            let roster = LiveRoster(feed.roster)
+            source = .memory(roster)
+            store = roster
+        }
+        changeFeed = postgres?.feed
         self.feedInterval = feedInterval
         self.sizes = sizes
         table = Mutex(WindowTable(limits: limits))
-        flatView = WindowView(grouped: false, store: postgres ?? Self.store(of: source), feed: postgres?.feed, sizes: sizes, keepsAPage: true)
-        groupedView = WindowView(grouped: true, store: postgres ?? Self.store(of: source), feed: postgres?.feed, sizes: sizes, keepsAPage: true)
-    }
-
-    /// Where the views read their pages.
-    var store: any PlayerStore { Self.store(of: source) }
-
-    private static func store(of source: Source) -> any PlayerStore {
-        switch source {
-        case .memory(let roster): roster
-        case .postgres(let roster): roster
-        }
-    }
-
-    /// The change feed of the PostgreSQL roster, `nil` in memory.
-    private var changeFeed: PostgresChangeFeed<Player>? {
-        if case .postgres(let roster) = source { return roster.feed }
-        return nil
+        flatView = WindowView(grouped: false, store: store, feed: changeFeed, sizes: sizes, keepsAPage: true)
+        groupedView = WindowView(grouped: true, store: store, feed: changeFeed, sizes: sizes, keepsAPage: true)
     }
 
     /// The view of the top page that windows share until they scroll away from it.

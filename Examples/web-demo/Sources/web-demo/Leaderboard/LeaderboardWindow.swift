@@ -143,9 +143,7 @@ final class LeaderboardWindow: Sendable {
         return state.withLock { state in
             guard !state.isClosed else { return nil }
             state.subscription?.cancel()
-            let subscription = state.view.subscribe()
-            state.subscription = subscription
-            return Source(subscription: subscription, bytes: state.view.eventBytes)
+            return Self.subscribe(&state)
         }
     }
 
@@ -156,10 +154,15 @@ final class LeaderboardWindow: Sendable {
         await waitForFork()
         return state.withLock { state in
             guard !state.isClosed, state.view.eventBytes !== source.bytes else { return nil }
-            let subscription = state.view.subscribe()
-            state.subscription = subscription
-            return Source(subscription: subscription, bytes: state.view.eventBytes)
+            return Self.subscribe(&state)
         }
+    }
+
+    /// A new subscription to the view the window shows, kept as the stream's.
+    private static func subscribe(_ state: inout State) -> Source {
+        let subscription = state.view.subscribe()
+        state.subscription = subscription
+        return Source(subscription: subscription, bytes: state.view.eventBytes)
     }
 
     private func waitForFork() async {
