@@ -8,13 +8,18 @@ func registerBatchScenarios() {
     // One `add` of 5,000 new ids and 5,000 re-keyed rows, then a `remove` of 1,000 ids.
     // Timed from the first call until the renderer has been handed the batch (or both
     // batches, if the diff queue started before the `remove` arrived) that brings the
-    // list to 1,004,000 rows. Untimed afterwards: the change is undone and the list
-    // settles, so every iteration starts from the same list with nothing left to do.
+    // list to 1,004,000 rows. Untimed afterwards: the list settles (the renderer frees
+    // what the change replaced), the change is undone and the list settles again, so
+    // every iteration starts from the same list with nothing left to do, and the peak
+    // memory is that of one change at a time. Before the first step the list is built
+    // and settled, its resident memory is read as the steady memory, and the process's
+    // peak is reset to it, so the peak recorded is the batches', not the build's.
     Benchmark(
         "sorted1m-batch",
-        configuration: Scenario.configuration(iterations: 30, seconds: 20),
+        configuration: Scenario.configuration(iterations: 30, seconds: 20, metrics: Scenario.batchMetrics + [Scenario.steadyMemory]),
         closure: { (benchmark: Benchmark, fixture: SortedBatchFixture) in
             let source = fixture.source, observer = fixture.observer
+            benchmark.measurement(Scenario.steadyMemory, fixture.steadyResidentBytes())
             benchmark.startMeasurement()
             source.add(fixture.added)
             source.remove(ids: fixture.removedIDs)
@@ -33,6 +38,7 @@ func registerBatchScenarios() {
             }
             Scenario.record(totals, in: benchmark)
 
+            source.settle()
             source.remove(ids: fixture.newIDs)
             source.add(fixture.restored)
             observer.wait { $0.count == 1_000_000 }
@@ -120,6 +126,9 @@ final class SortedBatchFixture: Sendable {
     let newIDs: [String]
     let restored: [Row]
 
+    /// The resident memory read before the first step.
+    private let steady = Mutex<Int?>(nil)
+
     init() {
         let change = SortedBatchChange()
         added = change.added
@@ -128,6 +137,18 @@ final class SortedBatchFixture: Sendable {
         restored = change.restored
         source = ListDataSource(change.base)
         observer = source.attachObserver()
+    }
+
+    /// The process's resident memory with the list built and settled, read at the first
+    /// call (after the rows it was built from are gone), which also resets the process's
+    /// peak to it; the same figure at every later call.
+    func steadyResidentBytes() -> Int {
+        if let bytes = steady.withLock({ $0 }) { return bytes }
+        source.settle()
+        ProcessMemory.resetPeak()
+        let bytes = ProcessMemory.residentBytes ?? 0
+        steady.withLock { $0 = bytes }
+        return bytes
     }
 }
 

@@ -30,6 +30,11 @@ enum Scenario {
     /// interval, leaves the timings alone.
     static let peakMemory = BenchmarkMetric.custom("peak-resident-bytes", useScalingFactor: false)
 
+    /// The process's resident memory in bytes (`VmRSS`) with the scenario's list built
+    /// and settled, before its first step: what `sorted1m-batch`'s peak is measured
+    /// against.
+    static let steadyMemory = BenchmarkMetric.custom("steady-resident-bytes", useScalingFactor: false)
+
     /// The iteration cap from `LISTENGINE_BENCH_MAX_ITERATIONS` (CI sets it to 1 so the
     /// suite only proves it still builds, runs and passes its result checks), else `fallback`.
     static func maxIterations(_ fallback: Int) -> Int {

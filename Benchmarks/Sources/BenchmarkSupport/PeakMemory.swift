@@ -11,6 +11,19 @@ public enum ProcessMemory {
     /// The current resident set size (`VmRSS`) in bytes, or `nil` where it cannot be read.
     public static var residentBytes: Int? { field("VmRSS:").map { $0 * 1024 } }
 
+    /// Lowers the peak resident set size (`VmHWM`) to the current one, so that later
+    /// readings of ``peakResidentBytes`` show the peak since this call; `false` where the
+    /// kernel does not offer it (Linux 4.0 and later do, through `/proc/self/clear_refs`).
+    @discardableResult public static func resetPeak() -> Bool {
+        #if canImport(Glibc)
+        guard let file = fopen("/proc/self/clear_refs", "w") else { return false }
+        defer { fclose(file) }
+        return fputs("5", file) >= 0
+        #else
+        return false
+        #endif
+    }
+
     /// The process's threads now, or `nil` where they cannot be read.
     public static var threads: Int? { field("Threads:") }
 

@@ -83,7 +83,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     /// - Parameter items: the initial rows, in any order.
     /// - Complexity: O(*n* log *n*) comparisons for *n* items. Below 16,384 items they all
     ///   run on the calling thread; from 16,384 items on, the two halves of the items are
-    ///   sorted on two threads at once (`DispatchQueue.concurrentPerform`), so `<` is
+    ///   sorted on two threads at once (the bulk-edit threads, see <doc:ThreadingAndMemory>), so `<` is
     ///   called from two threads concurrently.
     @inlinable public convenience init(_ items: some Sequence<Item>) {
         self.init(items, order: .natural)
@@ -99,7 +99,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     ///   - areInIncreasingOrder: the row order, a strict weak order.
     /// - Complexity: O(*n* log *n*) comparisons for *n* items. Below 16,384 items they all
     ///   run on the calling thread; from 16,384 items on, the two halves of the items are
-    ///   sorted on two threads at once (`DispatchQueue.concurrentPerform`), so
+    ///   sorted on two threads at once (the bulk-edit threads, see <doc:ThreadingAndMemory>), so
     ///   `areInIncreasingOrder` is called from two threads concurrently (it is `@Sendable`).
     @inlinable public convenience init(
         _ items: some Sequence<Item>,

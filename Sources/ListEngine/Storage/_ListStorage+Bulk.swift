@@ -83,13 +83,13 @@ extension _ListStorage {
             _forEachConcurrently(3) { part in
                 switch part {
                 case 0:
+                    buildIndex()
+                case 1:
                     let order = _sortedOrder(items, 0 ..< middle, comparator: comparator)
                     halves.withLock { $0[0] = order }
-                case 1:
+                default:
                     let order = _sortedOrder(items, middle ..< count, comparator: comparator)
                     halves.withLock { $0[1] = order }
-                default:
-                    buildIndex()
                 }
             }
         } else {
@@ -103,7 +103,9 @@ extension _ListStorage {
         // increasing in it (then it is their unique sorted order).
         let items = kept.isEmpty ? items : _replacing(kept, in: items)
         let isStrictlyIncreasing = (checkingTies || !kept.isEmpty) && _isStrictlyIncreasing(items, order, comparator: comparator)
-        let rows = _CountedBTree(count: order.count) { items[Int(order[$0])] }
+        @Sendable func rowTree() -> _CountedBTree<Item> { _CountedBTree(count: order.count) { items[Int(order[$0])] } }
+        // A large tree's leaves are allocated where bulk edits will copy them (see `_BulkThreads`).
+        let rows = _EditStrategy.buildsOnTwoThreads(itemCount: count) ? _onBulkThread(rowTree) : rowTree()
         let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
         return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)

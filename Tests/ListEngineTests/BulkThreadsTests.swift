@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import ListTestSupport
+import Synchronization
+import Testing
+@testable import ListEngine
+
+/// The threads that run the parts of bulk edits (run under ThreadSanitizer in CI).
+@Suite struct BulkThreadsTests {
+    /// A number for the calling thread, equal for equal threads.
+    static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    @Test("each part runs once, on a thread of its own, and the same few threads serve call after call")
+    func partsRunOnTheSameThreads() {
+        let threads = _BulkThreads()
+        let seen = Mutex<[[UInt]]>([])
+        for call in 0 ..< 50 {
+            let parts = call % 2 == 0 ? 2 : 3
+            let ran = Mutex<[UInt?]>(Array(repeating: nil, count: parts))
+            #expect(threads.run(parts) { part in
+                ran.withLock { $0[part] = Self.currentThread() }
+            })
+            let callThreads = ran.withLock { $0 }
+            #expect(callThreads.allSatisfy { $0 != nil }, "a part did not run before the call returned")
+            #expect(Set(callThreads.compactMap { $0 }).count == parts, "two parts shared a thread")
+            seen.withLock { $0.append(callThreads.compactMap { $0 }) }
+        }
+        let all = seen.withLock { Set($0.joined()) }
+        #expect(all.count == _BulkThreads.capacity)
+        #expect(!all.contains(Self.currentThread()))
+    }
+
+    @Test("a call made while another holds the threads does not wait for them, and more parts than threads run elsewhere")
+    func busyThreadsAreNotWaitedFor() {
+        let threads = _BulkThreads()
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let second = Mutex<Bool?>(nil)
+        DispatchQueue.global().async {
+            _ = threads.run(2) { part in
+                if part == 0 {
+                    holding.signal()
+                    release.wait()
+                }
+            }
+        }
+        holding.wait()
+        second.withLock { $0 = threads.run(2) { _ in } }
+        release.signal()
+        #expect(second.withLock { $0 } == false)
+        #expect(!threads.run(_BulkThreads.capacity + 1) { _ in })
+
+        // `_forEachConcurrently` still runs every part when the shared threads are taken.
+        let done = Mutex(0)
+        _forEachConcurrently(_BulkThreads.capacity + 1) { _ in done.withLock { $0 += 1 } }
+        #expect(done.withLock { $0 } == _BulkThreads.capacity + 1)
+    }
+
+    @Test("four lists edited in bulk at once, taking turns at the shared threads, each ends with its own rows")
+    func listsEditedInBulkAtOnce() async {
+        func row(_ id: Int, _ rng: inout SplitMix64) -> TestRow {
+            TestRow(id: id, key: rng.int(in: 0 ..< 1_000_000) * 100_000 + id, payload: rng.int(in: 0 ..< 3))
+        }
+        await withTaskGroup(of: Bool.self) { group in
+            for list in 0 ..< 4 {
+                group.addTask {
+                    var rng = SplitMix64(seed: UInt64(300 + list))
+                    var expected: [Int: TestRow] = [:]
+                    for id in 0 ..< 20_000 { expected[id] = row(id, &rng) }
+                    let source = ListDataSource(Array(expected.values))
+                    let recorder = BatchRecorder<TestRow>()
+                    source.attach(recorder)
+                    for _ in 0 ..< 4 {
+                        let added = (0 ..< 1_500).map { _ in row(rng.int(in: 0 ..< 25_000), &rng) }
+                        let removed = (0 ..< 400).map { _ in rng.int(in: 0 ..< 25_000) }
+                        source.add(added)
+                        source.remove(ids: removed)
+                        for item in added { expected[item.id] = item }
+                        for id in removed { expected[id] = nil }
+                        await source.flush()
+                    }
+                    let final = await source.flush()
+                    return Array(final) == expected.values.sorted { $0.key < $1.key } && recorder.replayedRows() == Array(final)
+                }
+            }
+            for await matches in group { #expect(matches) }
+        }
+    }
+}
