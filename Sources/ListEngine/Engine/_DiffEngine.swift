@@ -133,7 +133,7 @@ import Synchronization
     /// every row counts as touched.
     @inlinable func sort(by comparator: @escaping @Sendable (Item, Item) -> Bool) {
         _assertOnQueue()
-        storage.sort(by: sectioning?.sectionMajor(comparator) ?? comparator)
+        storage.sort(by: sectioning?.rowOrder(comparator) ?? _RowOrder(comparator))
         touched = .all
     }
 

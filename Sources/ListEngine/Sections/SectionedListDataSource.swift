@@ -129,7 +129,7 @@ public final class SectionedListDataSource<Section: Hashable & Comparable & Send
 
     @inlinable init(_ items: some Sequence<Item>, rule: _SectionRule<Section, Item>, order: (@Sendable (Item, Item) -> Bool)?, version: Int? = nil) {
         _rule = rule
-        rows = ListDataSource(items, order: _RowOrder(rule.sectionMajor(order)), sectioning: _Sectioning(rule), version: version)
+        rows = ListDataSource(items, order: rule.rowOrder(order), sectioning: _Sectioning(rule), version: version)
     }
 
     // MARK: - Mutations

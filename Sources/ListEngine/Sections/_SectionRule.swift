@@ -32,6 +32,35 @@
         }
     }
 
+    /// The section-major order as a list's row order, with its keyed sort: each item's
+    /// key computed once per sort rather than at every comparison.
+    @inlinable func rowOrder(_ order: (@Sendable (Item, Item) -> Bool)?) -> _RowOrder<Item> {
+        _RowOrder(sectionMajor(order), keyedSort: keyedSort(order))
+    }
+
+    /// Sorts positions of items stably in section-major order, reading each item's key
+    /// once: for the sorts of bulk edits and builds, whose comparisons would otherwise
+    /// compute two keys each.
+    ///
+    /// - Complexity: *k* calls of `sectionOf` and O(*k* log *k*) comparisons for *k* items.
+    @inlinable func keyedSort(_ order: (@Sendable (Item, Item) -> Bool)?) -> @Sendable ([Item], Range<Int>) -> [Int32] {
+        let sectionOf = sectionOf
+        return { items, range in
+            var keyed: [(key: Section, position: Int32)] = []
+            keyed.reserveCapacity(range.count)
+            for position in range { keyed.append((sectionOf(items[position]), Int32(truncatingIfNeeded: position))) }
+            items.withUnsafeBufferPointer { items in
+                // Stable: ties keep their order in `items`.
+                if let order {
+                    keyed.sort { $0.key < $1.key || ($0.key == $1.key && order(items[Int($0.position)], items[Int($1.position)])) }
+                } else {
+                    keyed.sort { $0.key < $1.key || ($0.key == $1.key && items[Int($0.position)] < items[Int($1.position)]) }
+                }
+            }
+            return keyed.map { $0.position }
+        }
+    }
+
     @inlinable func sections(of storage: _ListStorage<Item>) -> _AnySections {
         _SectionKeys(keys: _keys(walking: storage.rows))
     }
@@ -104,7 +133,12 @@
         // Keys that rows left and that `new` no longer holds; keys rows arrived in that
         // `old` did not hold. Both ascending.
         var gone: [Section] = [], goneOffsets: [Int] = []
+        // A key that rows also arrived in or changed in is still there; both lists of
+        // groups ascend, so one walk finds those without a search.
+        var newGroup = 0
         for group in oldGroups.groups {
+            while newGroup < newGroups.groups.count && newGroups.groups[newGroup].key < group.key { newGroup += 1 }
+            if newGroup < newGroups.groups.count && newGroups.groups[newGroup].key == group.key { continue }
             let start = _firstRow(of: group.key, in: batch.new)
             if start == batch.new.count || sectionOf(batch.new[start]) != group.key {
                 gone.append(group.key)

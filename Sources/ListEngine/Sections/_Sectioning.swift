@@ -19,8 +19,8 @@
     @usableFromInline let isSectionChanged: @Sendable (Item, Item) -> Bool
 
     /// The section-major order that sorts rows by section, then by the given order (the
-    /// items' `<` when `nil`) within a section.
-    @usableFromInline let sectionMajor: @Sendable ((@Sendable (Item, Item) -> Bool)?) -> @Sendable (Item, Item) -> Bool
+    /// items' `<` when `nil`) within a section, as a list's row order with its keyed sort.
+    @usableFromInline let rowOrder: @Sendable ((@Sendable (Item, Item) -> Bool)?) -> _RowOrder<Item>
 
     /// The storage's sections, found by walking every row; O(*n*).
     @usableFromInline let sections: @Sendable (_ListStorage<Item>) -> _AnySections
@@ -35,7 +35,7 @@
 
     @inlinable init<Section>(_ rule: _SectionRule<Section, Item>) {
         isSectionChanged = { rule.isSectionChanged(from: $0, to: $1) }
-        sectionMajor = { rule.sectionMajor($0) }
+        rowOrder = { rule.rowOrder($0) }
         sections = { rule.sections(of: $0) }
         sectioned = { rule.sectioned($0) }
         checkInvariants = { rule.checkInvariants(of: $0) }

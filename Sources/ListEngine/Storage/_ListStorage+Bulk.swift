@@ -121,11 +121,7 @@ extension _ListStorage {
     /// The positions `range` of `items`, sorted stably by `comparator`. Positions are
     /// `Int32`s: half the memory of `Int`s at the moment a bulk build peaks.
     @inlinable static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: _RowOrder<Item>) -> [Int32] {
-        var order = range.map { Int32(truncatingIfNeeded: $0) }
-        items.withUnsafeBufferPointer { items in
-            order.sort { comparator(items[Int($0)], items[Int($1)]) }  // stable: ties keep arrival order
-        }
-        return order
+        comparator.sortedPositions(of: items, range)  // stable: ties keep arrival order
     }
 
     /// Two sorted runs of positions merged stably: the first run's items come first

@@ -186,11 +186,11 @@
     /// Re-sorts the rows stably under `comparator`, which becomes the list's order.
     ///
     /// - Complexity: O(*n* log *n*) comparisons.
-    @inlinable mutating func sort(by comparator: @escaping Comparator) {
+    @inlinable mutating func sort(by order: _RowOrder<Item>) {
         var items = Array(rows)
-        items.sort(by: comparator)  // stable: ties keep their current order
+        order.sort(&items) { $0 }  // stable: ties keep their current order
         rows = _CountedBTree(items)
-        areInIncreasingOrder = _RowOrder(comparator)
+        areInIncreasingOrder = order
         _checkInvariants()
     }
 }

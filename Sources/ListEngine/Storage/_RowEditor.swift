@@ -55,7 +55,7 @@
         }
         // The edits themselves are sorted, not their indices: reading keys through
         // indices costs more than moving the edits.
-        insertions.sort { comparator($0.key, $1.key) }
+        comparator.sort(&insertions) { $0.key }
         return insertions
     }
 
@@ -77,7 +77,7 @@
             }
         }
         stored.append(contentsOf: removals)
-        stored.sort { comparator($0.key, $1.key) }
+        comparator.sort(&stored) { $0.key }
         return stored
     }
 

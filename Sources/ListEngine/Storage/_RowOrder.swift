@@ -10,12 +10,46 @@
     /// The caller's comparator, or `nil` for the items' `<`.
     @usableFromInline let comparator: (@Sendable (Item, Item) -> Bool)?
 
+    /// For an order that compares a key computed from each item first (a sectioned
+    /// list's section-major order): the positions of `items[range]` sorted stably in this
+    /// order, computing each item's key once instead of at every comparison. `nil` for
+    /// other orders, which sort through ``callAsFunction(_:_:)``.
+    @usableFromInline let keyedSort: (@Sendable (_ items: [Item], _ range: Range<Int>) -> [Int32])?
+
     /// The items' own order, `<`.
     @inlinable static var natural: Self { Self(nil) }
 
-    /// The order given by `comparator`, or the items' `<` when it is `nil`.
-    @inlinable init(_ comparator: (@Sendable (Item, Item) -> Bool)?) {
+    /// The order given by `comparator`, or the items' `<` when it is `nil`; `keyedSort`,
+    /// when given, must sort stably in the same order.
+    @inlinable init(_ comparator: (@Sendable (Item, Item) -> Bool)?, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil) {
         self.comparator = comparator
+        self.keyedSort = keyedSort
+    }
+
+    /// The positions of `items[range]` in this order, stably (ties keep their order in
+    /// `items`).
+    ///
+    /// - Complexity: O(*k* log *k*) comparisons for *k* items; with ``keyedSort``, *k*
+    ///   key computations and O(*k* log *k*) comparisons of keys.
+    @inlinable func sortedPositions(of items: [Item], _ range: Range<Int>) -> [Int32] {
+        if let keyedSort { return keyedSort(items, range) }
+        var order = range.map { Int32(truncatingIfNeeded: $0) }
+        items.withUnsafeBufferPointer { items in
+            order.sort { self(items[Int($0)], items[Int($1)]) }  // stable: ties keep arrival order
+        }
+        return order
+    }
+
+    /// Sorts `elements` stably by the item `key` gives each.
+    ///
+    /// - Complexity: as ``sortedPositions(of:_:)``, plus O(*k*) to gather the elements.
+    @inlinable func sort<Element>(_ elements: inout [Element], by key: (Element) -> Item) {
+        guard keyedSort != nil else {
+            elements.sort { self(key($0), key($1)) }
+            return
+        }
+        let positions = sortedPositions(of: elements.map(key), 0 ..< elements.count)
+        elements = positions.map { [elements] in elements[Int($0)] }
     }
 
     /// Whether `lhs` sorts before `rhs`.
