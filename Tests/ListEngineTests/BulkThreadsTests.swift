@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Dispatch
 import ListTestSupport
-import Synchronization
 import Testing
 @testable import ListEngine
 
@@ -23,13 +22,15 @@ import Testing
     @Test("each part runs once, on a thread of its own, and the same few threads serve call after call")
     func partsRunOnTheSameThreads() {
         let threads = _BulkThreads()
-        let seen = Mutex<[[UInt]]>([])
+        // Locks held in objects, not in variables the parts would capture by reference.
+        let seen = LockedState<[[UInt]]>([])
         for call in 0 ..< 50 {
             let parts = call % 2 == 0 ? 2 : 3
-            let ran = Mutex<[UInt?]>(Array(repeating: nil, count: parts))
-            #expect(threads.run(parts) { part in
+            let ran = LockedState<[UInt?]>(Array(repeating: nil, count: parts))
+            let accepted = threads.run(parts) { part in
                 ran.withLock { $0[part] = Self.currentThread() }
-            })
+            }
+            #expect(accepted)
             let callThreads = ran.withLock { $0 }
             #expect(callThreads.allSatisfy { $0 != nil }, "a part did not run before the call returned")
             #expect(Set(callThreads.compactMap { $0 }).count == parts, "two parts shared a thread")
@@ -44,7 +45,7 @@ import Testing
     func busyThreadsAreNotWaitedFor() {
         let threads = _BulkThreads()
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let second = Mutex<Bool?>(nil)
+        let second = LockedState<Bool?>(nil)
         DispatchQueue.global().async {
             _ = threads.run(2) { part in
                 if part == 0 {
@@ -54,13 +55,15 @@ import Testing
             }
         }
         holding.wait()
-        second.withLock { $0 = threads.run(2) { _ in } }
+        let acceptedWhileBusy = threads.run(2) { _ in }
+        second.withLock { $0 = acceptedWhileBusy }
         release.signal()
         #expect(second.withLock { $0 } == false)
-        #expect(!threads.run(_BulkThreads.capacity + 1) { _ in })
+        let acceptedTooMany = threads.run(_BulkThreads.capacity + 1) { _ in }
+        #expect(!acceptedTooMany)
 
         // `_forEachConcurrently` still runs every part when the shared threads are taken.
-        let done = Mutex(0)
+        let done = LockedState(0)
         _forEachConcurrently(_BulkThreads.capacity + 1) { _ in done.withLock { $0 += 1 } }
         #expect(done.withLock { $0 } == _BulkThreads.capacity + 1)
     }

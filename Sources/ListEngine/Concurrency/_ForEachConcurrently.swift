@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Dispatch
-import Synchronization
 
 /// Runs `body(0)`, …, `body(parts - 1)`, on separate threads when `parts > 1`, and
 /// returns when all are done.
@@ -54,13 +53,25 @@ import Synchronization
     /// The most parts a call runs here.
     @usableFromInline static let capacity = 3
 
+    /// The current call of one thread: its part and the body to run.
+    struct _Job: Sendable {
+        var part = 0
+        var body: (@Sendable (Int) -> Void)? = nil
+    }
+
+    /// Whether a call holds the threads, and the threads started so far.
+    struct _State: Sendable {
+        var busy = false
+        var workers: [Worker] = []
+    }
+
     /// One thread's work: its part and the body to run, and a signal for each way.
     final class Worker: Sendable {
         let start = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         /// The part and body of the current call, set before `start` is signalled and
         /// read by the worker after it.
-        let job = Mutex<(part: Int, body: (@Sendable (Int) -> Void)?)>((0, nil))
+        let job = LockedState<_Job>(_Job())
 
         /// Runs the current job and drops every reference to its body.
         @inline(never) func runJob() {
@@ -80,8 +91,10 @@ import Synchronization
         }
     }
 
-    /// Whether a call holds the threads, and the threads started so far.
-    let state = Mutex<(busy: Bool, workers: [Worker])>((false, []))
+    /// Whether a call holds the threads, and the threads started so far. (A
+    /// `LockedState`, a pthread mutex, which ThreadSanitizer sees, as it does not see
+    /// `Synchronization.Mutex` on Linux.)
+    let state = LockedState<_State>(_State())
 
     @usableFromInline init() {}
 
@@ -93,7 +106,7 @@ import Synchronization
         withoutActuallyEscaping(body) { body in
             // The workers drop `body` before signalling `done`, so it does not outlive this call.
             for (part, worker) in workers.prefix(parts).enumerated() {
-                worker.job.withLock { $0 = (part, body) }
+                worker.job.withLock { $0 = _Job(part: part, body: body) }
                 worker.start.signal()
             }
             for worker in workers.prefix(parts) { worker.done.wait() }
