@@ -70,29 +70,18 @@ import Testing
 
     @Test("four lists edited in bulk at once, taking turns at the shared threads, each ends with its own rows")
     func listsEditedInBulkAtOnce() async {
-        func row(_ id: Int, _ rng: inout SplitMix64) -> TestRow {
-            TestRow(id: id, key: rng.int(in: 0 ..< 1_000_000) * 100_000 + id, payload: rng.int(in: 0 ..< 3))
-        }
         await withTaskGroup(of: Bool.self) { group in
             for list in 0 ..< 4 {
                 group.addTask {
-                    var rng = SplitMix64(seed: UInt64(300 + list))
-                    var expected: [Int: TestRow] = [:]
-                    for id in 0 ..< 20_000 { expected[id] = row(id, &rng) }
-                    let source = ListDataSource(Array(expected.values))
+                    var rounds = BulkEditRounds(count: 20_000, seed: UInt64(300 + list))
+                    let source = ListDataSource(Array(rounds.expected.values))
                     let recorder = BatchRecorder<TestRow>()
                     source.attach(recorder)
                     for _ in 0 ..< 4 {
-                        let added = (0 ..< 1_500).map { _ in row(rng.int(in: 0 ..< 25_000), &rng) }
-                        let removed = (0 ..< 400).map { _ in rng.int(in: 0 ..< 25_000) }
-                        source.add(added)
-                        source.remove(ids: removed)
-                        for item in added { expected[item.id] = item }
-                        for id in removed { expected[id] = nil }
-                        await source.flush()
+                        await rounds.round(on: source, adding: 1_500, removing: 400, idsBelow: 25_000)
                     }
                     let final = await source.flush()
-                    return Array(final) == expected.values.sorted { $0.key < $1.key } && recorder.replayedRows() == Array(final)
+                    return Array(final) == rounds.rows && recorder.replayedRows() == Array(final)
                 }
             }
             for await matches in group { #expect(matches) }

@@ -66,30 +66,17 @@ import Testing
 
     @Test("calls large enough to be edited in one pass, with the id pass and the sort on two threads, while renderers watch")
     func largeBulkEdits() async {
-        // Keys are distinct (id-derived low digits), so no placed row ties with another
-        // and every round takes the one-pass path.
-        func row(_ id: Int, _ rng: inout SplitMix64) -> TestRow {
-            TestRow(id: id, key: rng.int(in: 0 ..< 1_000_000) * 100_000 + id, payload: rng.int(in: 0 ..< 3))
-        }
-        var rng = SplitMix64(seed: 77)
-        var expected: [Int: TestRow] = [:]
-        for id in 0 ..< 30_000 { expected[id] = row(id, &rng) }
-        let source = ListDataSource(Array(expected.values))
+        var rounds = BulkEditRounds(count: 30_000, seed: 77)
+        let source = ListDataSource(Array(rounds.expected.values))
         let fast = BatchRecorder<TestRow>(), slow = BatchRecorder<TestRow>(delayMicroseconds: 200)
         source.attach(fast)
         source.attach(slow)
         for _ in 0 ..< 4 {
             // 3,000 ids: past the threshold for two threads, and under an eighth of the rows.
-            let added = (0 ..< 2_500).map { _ in row(rng.int(in: 0 ..< 40_000), &rng) }
-            let removed = (0 ..< 500).map { _ in rng.int(in: 0 ..< 40_000) }
-            source.add(added)
-            source.remove(ids: removed)
-            for item in added { expected[item.id] = item }
-            for id in removed { expected[id] = nil }
-            await source.flush()
+            await rounds.round(on: source, adding: 2_500, removing: 500, idsBelow: 40_000)
         }
         let final = await source.flush()
-        #expect(Array(final) == expected.values.sorted { $0.key < $1.key })
+        #expect(Array(final) == rounds.rows)
         for (name, recorder) in [("fast", fast), ("slow", slow)] {
             #expect(recorder.batches.last?.version == final.version, "\(name) did not reach the final version")
             #expect(recorder.replayedRows() == Array(final), "\(name) replay differs from the final snapshot")

@@ -95,6 +95,14 @@ func formatRatio(_ ratio: Double) -> String {
     ratio < 0.1 ? String(format: "%.4f", ratio) : String(format: "%.2f", ratio)
 }
 
+/// `value / floor` formatted, and whether it met `target` ("MISSED (not measured)"
+/// when either is missing or the floor is zero).
+func judged(_ value: Int?, against floor: Int?, target: Double) -> (ratio: String, status: String) {
+    guard let value, let floor, floor > 0 else { return ("—", "MISSED (not measured)") }
+    let ratio = Double(value) / Double(floor)
+    return (formatRatio(ratio), ratio <= target ? "met" : "MISSED")
+}
+
 /// `window-scroll-1m`'s targets: time per page of the last 10 pages at most this many
 /// times that of pages 11–20 (the first pages the window is trimmed after, so that both
 /// sides carry a trim), and peak memory after 1,000,000 rows at most this many times the
@@ -109,12 +117,7 @@ func windowScrollLine(_ result: Result?) -> (line: String, met: Bool) {
     let last = result?.value("page-time-last-10", percentile: 50)
     let lastP90 = result?.value("page-time-last-10", percentile: 90)
     let first = result?.value("page-time-11-20", percentile: 50)
-    var ratio = "—", status = "MISSED (not measured)"
-    if let last, let first, first > 0 {
-        let value = Double(last) / Double(first)
-        ratio = formatRatio(value)
-        status = value <= windowTimeTarget ? "met" : "MISSED"
-    }
+    let (ratio, status) = judged(last, against: first, target: windowTimeTarget)
     let memory = formatBytes(result?.value("peak-resident-bytes", percentile: 100))
     let line = "| window-scroll-1m (time per page, last 10 pages vs. pages 11–20) | \(formatTime(last)) | \(formatTime(lastP90)) | pages 11–20: \(formatTime(first)) | \(ratio) | ≤ \(formatRatio(windowTimeTarget)) | \(status) | \(memory) | — |"
     return (line, status == "met")
@@ -175,12 +178,7 @@ do {
     let result = results["sorted1m-batch"]
     let peak = result?.value("peak-resident-bytes", percentile: 100)
     let steady = result?.value("steady-resident-bytes", percentile: 50)
-    var ratio = "—", status = "MISSED (not measured)"
-    if let peak, let steady, steady > 0 {
-        let value = Double(peak) / Double(steady)
-        ratio = formatRatio(value)
-        status = value <= batchMemoryTarget ? "met" : "MISSED"
-    }
+    let (ratio, status) = judged(peak, against: steady, target: batchMemoryTarget)
     if status != "met" { missed += 1 }
     lines.append("| sorted1m-batch memory (peak over the steps vs. the list settled) | — | — | settled: \(formatBytes(steady)) | \(ratio) | ≤ \(formatRatio(batchMemoryTarget)) | \(status) | \(formatBytes(peak)) | — |")
 }

@@ -85,16 +85,16 @@ extension _ListStorage {
                 case 0:
                     buildIndex()
                 case 1:
-                    let order = _sortedOrder(items, 0 ..< middle, comparator: comparator)
+                    let order = comparator.sortedPositions(of: items, 0 ..< middle)
                     halves.withLock { $0[0] = order }
                 default:
-                    let order = _sortedOrder(items, middle ..< count, comparator: comparator)
+                    let order = comparator.sortedPositions(of: items, middle ..< count)
                     halves.withLock { $0[1] = order }
                 }
             }
         } else {
             buildIndex()
-            halves.withLock { $0[0] = _sortedOrder(items, 0 ..< count, comparator: comparator) }
+            halves.withLock { $0[0] = comparator.sortedPositions(of: items, 0 ..< count) }
         }
         guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
         // Take the halves out of the lock so that their memory goes as soon as they are merged.
@@ -116,12 +116,6 @@ extension _ListStorage {
         var items = items
         for (index, item) in replacements { items[index] = item }
         return items
-    }
-
-    /// The positions `range` of `items`, sorted stably by `comparator`. Positions are
-    /// `Int32`s: half the memory of `Int`s at the moment a bulk build peaks.
-    @inlinable static func _sortedOrder(_ items: [Item], _ range: Range<Int>, comparator: _RowOrder<Item>) -> [Int32] {
-        comparator.sortedPositions(of: items, range)  // stable: ties keep arrival order
     }
 
     /// Two sorted runs of positions merged stably: the first run's items come first

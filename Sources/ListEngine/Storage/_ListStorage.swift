@@ -183,7 +183,7 @@
         _checkInvariants()
     }
 
-    /// Re-sorts the rows stably under `comparator`, which becomes the list's order.
+    /// Re-sorts the rows stably under `order`, which becomes the list's order.
     ///
     /// - Complexity: O(*n* log *n*) comparisons.
     @inlinable mutating func sort(by order: _RowOrder<Item>) {
