@@ -73,6 +73,15 @@
         touched * _Tuning.walkBothSnapshotsFraction >= oldCount + newCount
     }
 
+    /// Whether a sectioned batch that changes `changedRows` rows finds its sections by
+    /// walking both snapshots' rows for every section's start, rather than by searching
+    /// for the bounds of each section a changed row is in.
+    ///
+    /// - Complexity: O(1).
+    @inlinable static func walksSections(changedRows: Int, sectionCount: Int, rowCount: Int) -> Bool {
+        changedRows * _Tuning.walkSectionsChangedRowWeight >= sectionCount + rowCount / _Tuning.leafMaximumElements
+    }
+
     /// Whether building rows from `itemCount` items is worth splitting between two
     /// threads.
     ///

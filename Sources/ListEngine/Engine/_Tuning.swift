@@ -49,6 +49,12 @@
     /// touched row in each of them.
     @inlinable static var walkBothSnapshotsFraction: Int { 16 }
 
+    /// A sectioned batch finds every section's start by walking both snapshots when its
+    /// changed rows, each weighted by this, are at least the sections plus the leaves:
+    /// the walk searches each section's start inside a leaf, while bounding the
+    /// section of one changed row takes three searches from the root.
+    @inlinable static var walkSectionsChangedRowWeight: Int { 32 }
+
     // MARK: The diff queue's hand-offs
 
     /// How long a drain that ran out of commands keeps polling for the next one before

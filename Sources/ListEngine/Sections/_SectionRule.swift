@@ -62,19 +62,25 @@
     }
 
     @inlinable func sections(of storage: _ListStorage<Item>) -> _AnySections {
-        _SectionKeys(keys: _keys(walking: storage.rows))
+        let starts = storage.rows.runStarts(by: sectionOf)
+        return _SectionKeys(keys: _CountedBTree(starts.map(\.key)), starts: starts)
+    }
+
+    /// Every section's key and first flat row in `rows`: the ones stored with it, or
+    /// found by a walk.
+    ///
+    /// - Complexity: O(1) when stored; otherwise as ``_CountedBTree/runStarts(by:)``.
+    @inlinable func sectionStarts(of rows: ListSnapshot<Item>) -> [(key: Section, start: Int)] {
+        if let stored = (rows._sections as? _SectionKeys<Section>)?.starts { return stored }
+        return rows._storage.rows.runStarts(by: sectionOf)
     }
 
     /// The distinct keys of `rows`, which are section-major.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*s* log *m* + *n* / *m*) calls of `sectionOf` for *s* sections and
+    ///   leaves of *m* rows (see ``_CountedBTree/runStarts(by:)``).
     @inlinable func _keys(walking rows: _CountedBTree<Item>) -> _CountedBTree<Section> {
-        var keys: [Section] = []
-        for row in rows {
-            let key = sectionOf(row)
-            if keys.last != key { keys.append(key) }
-        }
-        return _CountedBTree(keys)
+        _CountedBTree(rows.runStarts(by: sectionOf).map(\.key))
     }
 
     /// The section keys of `rows`: the ones stored with it, or found by a walk.
@@ -94,7 +100,7 @@
 
     @inlinable func sectioned(_ batch: ChangeBatch<Item>) -> ChangeBatch<Item> {
         let parts = parts(of: batch, newKeys: nil)
-        let new = ListSnapshot(_storage: batch.new._storage, version: batch.new.version, sections: _SectionKeys(keys: parts.newKeys))
+        let new = ListSnapshot(_storage: batch.new._storage, version: batch.new.version, sections: _SectionKeys(keys: parts.newKeys, starts: parts.newStarts))
         var sectioned = ChangeBatch(
             old: batch.old, new: new, deletions: batch.deletions, insertions: batch.insertions, moves: batch.moves, reloads: batch.reloads
         )
@@ -111,16 +117,33 @@
     }
 
     /// The sets of `batch` in index paths, and the section keys of its `new` snapshot
-    /// (given, or derived from the old keys and the rows that changed).
+    /// (given, or derived from the rows).
+    ///
+    /// A batch that changes rows in few of the sections finds the sections of those rows
+    /// by searches (``_partsSearchingSections(of:newKeys:)``); one that changes rows
+    /// throughout walks both snapshots for every section's first row
+    /// (``_partsWalkingSections(of:newKeys:)``). ``_EditStrategy/walksSections(changedRows:sectionCount:rowCount:)``
+    /// picks; both give the same parts.
+    ///
+    /// - Complexity: the lesser of the two, about.
+    @inlinable func parts(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
+        let changedRows = batch.deletions.count + batch.moves.count + batch.insertions.count + batch.reloads.count
+        if _EditStrategy.walksSections(changedRows: changedRows, sectionCount: keys(of: batch.old).count, rowCount: batch.old.count) {
+            return _partsWalkingSections(of: batch, newKeys: givenNewKeys)
+        }
+        return _partsSearchingSections(of: batch, newKeys: givenNewKeys)
+    }
+
+    /// ``parts(of:newKeys:)`` for a batch that touches few sections.
     ///
     /// The changed rows are grouped by section with one search per group for its range
     /// of flat rows, so rows in a section already found cost O(1) each. A key whose rows
     /// all left is gone if `new` holds none of it; a key rows arrived in is new if `old`
-    /// did not have it.
+    /// did not have it. The new keys, unless given, are the old keys with those changes.
     ///
     /// - Complexity: O(*k* log *k* + *g* (log *n* + log *s*)) for *k* changed rows in *g*
     ///   distinct sections, *n* rows and *s* sections.
-    @inlinable func parts(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
+    @inlinable func _partsSearchingSections(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
         let oldKeys = keys(of: batch.old)
         let moveSources = batch.moves.map(\.from).sorted()
         let oldGroups = _SectionGroups(rows: batch.old, sectionOf: sectionOf, offsets: _mergedAscending(batch.deletions, moveSources))
@@ -175,6 +198,42 @@
         )
     }
 
+    /// ``parts(of:newKeys:)`` for a batch that touches many sections: every section's
+    /// first row is found in one walk of each snapshot's rows
+    /// (``_CountedBTree/runStarts(by:)``), and each changed row's index path by a
+    /// search of those starts; sections gone and added by one merge of the two
+    /// snapshots' keys.
+    ///
+    /// - Complexity: O(*s* log *m* + *n* / *m*) calls of `sectionOf` for *s* sections in
+    ///   both snapshots and leaves of *m* rows, plus O(*k* log *s*) for *k* changed rows.
+    @inlinable func _partsWalkingSections(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
+        let oldStarts = sectionStarts(of: batch.old)
+        let newStarts = batch.new._storage.rows.runStarts(by: sectionOf)
+        var goneOffsets: [Int] = [], addedOffsets: [Int] = []
+        var old = 0, new = 0
+        while old < oldStarts.count || new < newStarts.count {
+            if new == newStarts.count || (old < oldStarts.count && oldStarts[old].key < newStarts[new].key) {
+                goneOffsets.append(old)
+                old += 1
+            } else if old == oldStarts.count || newStarts[new].key < oldStarts[old].key {
+                addedOffsets.append(new)
+                new += 1
+            } else {
+                old += 1
+                new += 1
+            }
+        }
+        let oldRows = _SectionStarts(starts: oldStarts, rowCount: batch.old.count)
+        let newRows = _SectionStarts(starts: newStarts, rowCount: batch.new.count)
+        return _SectionedParts(
+            newKeys: givenNewKeys ?? _CountedBTree(newStarts.map(\.key)), sectionDeletions: goneOffsets, sectionInsertions: addedOffsets,
+            itemDeletions: batch.deletions.map { oldRows.indexPath(ofRowAt: $0) },
+            itemInsertions: batch.insertions.map { newRows.indexPath(ofRowAt: $0) },
+            itemMoves: batch.moves.map { ListIndexPathMove(from: oldRows.indexPath(ofRowAt: $0.from), to: newRows.indexPath(ofRowAt: $0.to)) },
+            itemReloads: batch.reloads.map { newRows.indexPath(ofRowAt: $0) }, newStarts: newStarts
+        )
+    }
+
     /// The flat offset of the first row of `rows` whose key is not below `key`.
     ///
     /// - Complexity: O(log *n*).
@@ -183,12 +242,18 @@
     }
 }
 
-/// The ascending keys of one snapshot's sections, as carried by a flat ``ListSnapshot``.
+/// The ascending keys of one snapshot's sections, as carried by a flat ``ListSnapshot``,
+/// and each section's first flat row when a walk of the rows found them.
 @usableFromInline final class _SectionKeys<Section: Sendable>: Sendable {
     @usableFromInline let keys: _CountedBTree<Section>
+    /// Each section's key and first flat row, or `nil` if they were not walked for: a
+    /// batch's sections are then found by searches. Kept so that the next batch, whose
+    /// `old` snapshot this is, need not walk it again.
+    @usableFromInline let starts: [(key: Section, start: Int)]?
 
-    @inlinable init(keys: _CountedBTree<Section>) {
+    @inlinable init(keys: _CountedBTree<Section>, starts: [(key: Section, start: Int)]? = nil) {
         self.keys = keys
+        self.starts = starts
     }
 }
 
@@ -202,11 +267,16 @@
     @usableFromInline let itemInsertions: [ListIndexPath]
     @usableFromInline let itemMoves: [ListIndexPathMove]
     @usableFromInline let itemReloads: [ListIndexPath]
+    /// Each section's key and first flat row in the `new` snapshot, when they were
+    /// walked for.
+    @usableFromInline let newStarts: [(key: Section, start: Int)]?
 
     @inlinable init(
         newKeys: _CountedBTree<Section>, sectionDeletions: [Int], sectionInsertions: [Int], itemDeletions: [ListIndexPath],
-        itemInsertions: [ListIndexPath], itemMoves: [ListIndexPathMove], itemReloads: [ListIndexPath]
+        itemInsertions: [ListIndexPath], itemMoves: [ListIndexPathMove], itemReloads: [ListIndexPath],
+        newStarts: [(key: Section, start: Int)]? = nil
     ) {
+        self.newStarts = newStarts
         self.newKeys = newKeys
         self.sectionDeletions = sectionDeletions
         self.sectionInsertions = sectionInsertions
@@ -246,6 +316,34 @@
         }
         precondition(low < groups.count && groups[low].rows.contains(offset), "row \(offset) is not in a grouped section")
         return ListIndexPath(section: sections[low], item: offset - groups[low].rows.lowerBound)
+    }
+}
+
+/// Every section's first row in one snapshot, as ``_CountedBTree/runStarts(by:)`` finds
+/// them: index paths of flat offsets by one search.
+@usableFromInline struct _SectionStarts<Section> {
+    /// Each section's key and first flat row, ascending.
+    @usableFromInline let starts: [(key: Section, start: Int)]
+    /// The snapshot's number of rows.
+    @usableFromInline let rowCount: Int
+
+    @inlinable init(starts: [(key: Section, start: Int)], rowCount: Int) {
+        self.starts = starts
+        self.rowCount = rowCount
+    }
+
+    /// The index path of the row at flat `offset`.
+    ///
+    /// - Complexity: O(log *s*) for *s* sections.
+    @inlinable func indexPath(ofRowAt offset: Int) -> ListIndexPath {
+        precondition(offset >= 0 && offset < rowCount, "row \(offset) out of range 0..<\(rowCount)")
+        // The last section starting at or before `offset`; the first starts at 0.
+        var low = 1, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle].start <= offset { low = middle + 1 } else { high = middle }
+        }
+        return ListIndexPath(section: low - 1, item: offset - starts[low - 1].start)
     }
 }
 

@@ -7,8 +7,17 @@
 /// Comparisons are the inner loop of every search, sort and merge of the rows, so the
 /// default order is kept as `<` rather than wrapped in a closure.
 @usableFromInline struct _RowOrder<Item: DataSourceComparable>: Sendable {
-    /// The caller's comparator, or `nil` for the items' `<`.
-    @usableFromInline let comparator: (@Sendable (Item, Item) -> Bool)?
+    /// The caller's comparator; for the items' own order, a closure calling `<` that
+    /// ``callAsFunction(_:_:)`` does not call.
+    ///
+    /// Not optional: reading a closure out of an optional copies it, retaining and
+    /// releasing its context at every comparison, and the two threads of a bulk edit
+    /// compare with the same context, so each of those atomic updates would contend for
+    /// one cache line.
+    @usableFromInline let comparator: @Sendable (Item, Item) -> Bool
+
+    /// Whether this is the items' own order, compared by calling `<` directly.
+    @usableFromInline let isNatural: Bool
 
     /// For an order that compares a key computed from each item first (a sectioned
     /// list's section-major order): the positions of `items[range]` sorted stably in this
@@ -22,7 +31,8 @@
     /// The order given by `comparator`, or the items' `<` when it is `nil`; `keyedSort`,
     /// when given, must sort stably in the same order.
     @inlinable init(_ comparator: (@Sendable (Item, Item) -> Bool)?, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil) {
-        self.comparator = comparator
+        self.comparator = comparator ?? { $0 < $1 }
+        isNatural = comparator == nil
         self.keyedSort = keyedSort
     }
 
@@ -57,7 +67,6 @@
     ///
     /// - Complexity: one call of `<` or of the comparator.
     @inlinable @inline(__always) func callAsFunction(_ lhs: Item, _ rhs: Item) -> Bool {
-        if let comparator { return comparator(lhs, rhs) }
-        return lhs < rhs
+        isNatural ? lhs < rhs : comparator(lhs, rhs)
     }
 }

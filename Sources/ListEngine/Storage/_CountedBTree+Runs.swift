@@ -1,0 +1,58 @@
+extension _CountedBTree {
+    /// Where each run of elements with equal keys starts, for a tree whose equal keys
+    /// are adjacent (rows in section-major order, keyed by section): each run's key and
+    /// the position of its first element, in order.
+    ///
+    /// The walk skips every subtree whose first element and the element after it have
+    /// the same key (the whole subtree is then inside one run) and searches the leaves
+    /// it does enter, so it reads about two keys per leaf that holds a run's start and a
+    /// few per branch, not one per element.
+    ///
+    /// - Complexity: O(*r* log *m* + *b*) calls of `key` for *r* runs, leaves of *m*
+    ///   elements and *b* nodes entered; at most O(*r* log *n*) nodes are entered.
+    @inlinable func runStarts<Key: Equatable>(by key: (Element) -> Key) -> [(key: Key, start: Int)] {
+        guard let root else { return [] }
+        var starts: [(key: Key, start: Int)] = []
+        Self._collectRunStarts(in: root, at: 0, firstKey: key(root.first), nextKey: nil, into: &starts, by: key)
+        return starts
+    }
+
+    /// Appends the run starts inside the subtree of `node`, which begins at `offset`
+    /// with an element keyed `firstKey` and is followed by an element keyed `nextKey`
+    /// (`nil` at the tree's end).
+    @inlinable static func _collectRunStarts<Key: Equatable>(
+        in node: _Node, at offset: Int, firstKey: Key, nextKey: Key?, into starts: inout [(key: Key, start: Int)], by key: (Element) -> Key
+    ) {
+        if starts.last?.key != firstKey { starts.append((firstKey, offset)) }
+        // Equal keys are adjacent: a subtree that starts and is followed by one key is
+        // all that key.
+        if nextKey == firstKey { return }
+        if node.isLeaf {
+            node.elements.withUnsafeBufferPointer { elements in
+                var current = firstKey, position = 0
+                // Most leaves a walk enters hold one start: the last element's key
+                // tells, by one read, that a search for another would find none.
+                let lastKey = key(elements[elements.count - 1])
+                while current != lastKey {
+                    // The first element after `position` with another key.
+                    var low = position + 1, high = elements.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if key(elements[middle]) == current { low = middle + 1 } else { high = middle }
+                    }
+                    current = key(elements[low])
+                    starts.append((current, offset + low))
+                    position = low
+                }
+            }
+            return
+        }
+        var childOffset = offset, childKey = firstKey
+        for slot in node.children.indices {
+            let followingKey = slot + 1 < node.children.count ? key(node.childFirsts[slot + 1]) : nextKey
+            _collectRunStarts(in: node.children[slot], at: childOffset, firstKey: childKey, nextKey: followingKey, into: &starts, by: key)
+            childOffset += node.childCounts[slot]
+            if let followingKey { childKey = followingKey }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ListTestSupport
+import Testing
+@testable import ListEngine
+
+/// A batch that changes rows in many sections finds every section's first row by one
+/// walk of each snapshot (`_CountedBTree.runStarts(by:)`); one that changes few searches
+/// for the sections of its rows. The walk must find exactly the runs a row-by-row scan
+/// finds, and both ways must give a batch the same index-path form.
+@Suite struct SectionWalkTests {
+    static let seeds = propertySeedCount(default: 300)
+
+    /// Each run of equal keys in `keys` with its first position: the oracle.
+    static func scannedRunStarts(_ keys: [Int]) -> [(key: Int, start: Int)] {
+        var starts: [(key: Int, start: Int)] = []
+        for (position, key) in keys.enumerated() where starts.last?.key != key {
+            starts.append((key, position))
+        }
+        return starts
+    }
+
+    @Test("a walk finds the runs a scan of every element finds, in trees of every shape")
+    func runStartsMatchScan() {
+        for seed in 0 ..< Self.seeds {
+            var rng = SplitMix64(seed: seed &+ 90_000)
+            // Small nodes, so that runs cross leaves and branches and whole subtrees are
+            // one run; keys from few to nearly one per element.
+            let fanout = _CountedBTree<Int>._Fanout(leaf: rng.int(in: 4 ..< 9), branch: rng.int(in: 4 ..< 7))
+            let keySpace = [1, 3, 10, 60, 400][rng.int(in: 0 ..< 5)]
+            var keys = (0 ..< rng.int(in: 0 ..< 400)).map { _ in rng.int(in: 0 ..< keySpace) }.sorted()
+            var tree = _CountedBTree(keys, fanout: fanout)
+            // Edits after the build leave leaves of uneven fill.
+            for _ in 0 ..< rng.int(in: 0 ..< 60) {
+                if !keys.isEmpty && rng.chance(0.4) {
+                    let position = rng.int(in: 0 ..< keys.count)
+                    keys.remove(at: position)
+                    _ = tree.remove(at: position)
+                } else {
+                    let key = rng.int(in: 0 ..< keySpace)
+                    let position = keys.firstIndex { $0 > key } ?? keys.count
+                    keys.insert(key, at: position)
+                    tree.insert(key, at: position)
+                }
+            }
+            let walked = tree.runStarts { $0 }
+            let scanned = Self.scannedRunStarts(keys)
+            #expect(walked.map(\.key) == scanned.map(\.key) && walked.map(\.start) == scanned.map(\.start), "seed \(seed): \(keys)")
+        }
+    }
+
+    @Test("walking and searching give every batch the same index-path form", arguments: [false, true])
+    func walkingAndSearchingAgree(manySections: Bool) async {
+        for seed in 0 ..< Self.seeds / 3 {
+            var rng = SplitMix64(seed: seed &+ 91_000)
+            let width = manySections ? 1 : 4
+            let sectionOf: @Sendable (TestRow) -> Int = { $0.key / width }
+            let rule = _SectionRule<Int, TestRow>(sectionOf: sectionOf)
+            let source = SectionedListDataSource<Int, TestRow>(sectionedBy: sectionOf)
+            var oracle = SectionedOracle<Int, TestRow>(sectionOf: sectionOf, sortedBy: { $0.key < $1.key })
+            let recorder = BatchRecorder<TestRow>()
+            source.rows.attach(recorder)
+            var log: [String] = []
+            for _ in 0 ..< rng.int(in: 4 ..< 16) {
+                log.append(SectionedListPropertyTests.randomMutation(&rng, oracle: &oracle, source: source, idPool: rng.chance(0.5) ? 8 : 30))
+                _ = await source.flush()
+                for batch in recorder.take() {
+                    let context = "seed \(seed): \(log.joined(separator: "; "))"
+                    let walked = rule._partsWalkingSections(of: batch, newKeys: nil)
+                    let searched = rule._partsSearchingSections(of: batch, newKeys: nil)
+                    #expect(Array(walked.newKeys) == Array(searched.newKeys), "new keys — \(context)")
+                    #expect(walked.sectionDeletions == searched.sectionDeletions, "section deletions — \(context)")
+                    #expect(walked.sectionInsertions == searched.sectionInsertions, "section insertions — \(context)")
+                    #expect(walked.itemDeletions == searched.itemDeletions, "item deletions — \(context)")
+                    #expect(walked.itemInsertions == searched.itemInsertions, "item insertions — \(context)")
+                    #expect(walked.itemMoves == searched.itemMoves, "item moves — \(context)")
+                    #expect(walked.itemReloads == searched.itemReloads, "item reloads — \(context)")
+                    // The starts a snapshot carries are the ones a walk of it finds.
+                    for snapshot in [batch.old, batch.new] {
+                        if let stored = (snapshot._sections as? _SectionKeys<Int>)?.starts {
+                            let found = snapshot._storage.rows.runStarts(by: sectionOf)
+                            #expect(stored.map(\.key) == found.map(\.key) && stored.map(\.start) == found.map(\.start), "stored starts — \(context)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a batch walks for its sections once its changed rows outweigh the sections and leaves")
+    func strategy() {
+        let weight = _Tuning.walkSectionsChangedRowWeight
+        let leaves = 1_000_000 / _Tuning.leafMaximumElements
+        #expect(_EditStrategy.walksSections(changedRows: 16_000, sectionCount: 1_000, rowCount: 1_000_000))
+        #expect(!_EditStrategy.walksSections(changedRows: 3, sectionCount: 10_000, rowCount: 1_000_000))
+        #expect(_EditStrategy.walksSections(changedRows: (10_000 + leaves) / weight + 1, sectionCount: 10_000, rowCount: 1_000_000))
+        #expect(!_EditStrategy.walksSections(changedRows: (10_000 + leaves) / weight - 1, sectionCount: 10_000, rowCount: 1_000_000))
+    }
+}
