@@ -227,10 +227,10 @@
         let newRows = _SectionStarts(starts: newStarts, rowCount: batch.new.count)
         return _SectionedParts(
             newKeys: givenNewKeys ?? _CountedBTree(newStarts.map(\.key)), sectionDeletions: goneOffsets, sectionInsertions: addedOffsets,
-            itemDeletions: batch.deletions.map { oldRows.indexPath(ofRowAt: $0) },
-            itemInsertions: batch.insertions.map { newRows.indexPath(ofRowAt: $0) },
+            itemDeletions: oldRows.indexPaths(ofAscending: batch.deletions),
+            itemInsertions: newRows.indexPaths(ofAscending: batch.insertions),
             itemMoves: batch.moves.map { ListIndexPathMove(from: oldRows.indexPath(ofRowAt: $0.from), to: newRows.indexPath(ofRowAt: $0.to)) },
-            itemReloads: batch.reloads.map { newRows.indexPath(ofRowAt: $0) }, newStarts: newStarts
+            itemReloads: newRows.indexPaths(ofAscending: batch.reloads), newStarts: newStarts
         )
     }
 
@@ -344,6 +344,19 @@
             if starts[middle].start <= offset { low = middle + 1 } else { high = middle }
         }
         return ListIndexPath(section: low - 1, item: offset - starts[low - 1].start)
+    }
+
+    /// The index paths of the rows at ascending flat `offsets`, by one walk along the
+    /// sections.
+    ///
+    /// - Complexity: O(*k* + *s*) for *k* offsets and *s* sections.
+    @inlinable func indexPaths(ofAscending offsets: [Int]) -> [ListIndexPath] {
+        var section = 0
+        return offsets.map { offset in
+            precondition(offset >= 0 && offset < rowCount, "row \(offset) out of range 0..<\(rowCount)")
+            while section + 1 < starts.count && starts[section + 1].start <= offset { section += 1 }
+            return ListIndexPath(section: section, item: offset - starts[section].start)
+        }
     }
 }
 

@@ -10,10 +10,11 @@
     /// The caller's comparator; for the items' own order, a closure calling `<` that
     /// ``callAsFunction(_:_:)`` does not call.
     ///
-    /// Not optional: reading a closure out of an optional copies it, retaining and
-    /// releasing its context at every comparison, and the two threads of a bulk edit
-    /// compare with the same context, so each of those atomic updates would contend for
-    /// one cache line.
+    /// Neither optional nor passed through an optional on its way here: reading a
+    /// closure out of an optional copies it (retaining and releasing its context at
+    /// every comparison, and the two threads of a bulk edit compare with one context,
+    /// so those atomic updates contend for one cache line), and a closure that went
+    /// through an optional is called through reabstraction thunks.
     @usableFromInline let comparator: @Sendable (Item, Item) -> Bool
 
     /// Whether this is the items' own order, compared by calling `<` directly.
@@ -26,13 +27,17 @@
     @usableFromInline let keyedSort: (@Sendable (_ items: [Item], _ range: Range<Int>) -> [Int32])?
 
     /// The items' own order, `<`.
-    @inlinable static var natural: Self { Self(nil) }
+    @inlinable static var natural: Self { Self(comparator: { $0 < $1 }, isNatural: true, keyedSort: nil) }
 
-    /// The order given by `comparator`, or the items' `<` when it is `nil`; `keyedSort`,
-    /// when given, must sort stably in the same order.
-    @inlinable init(_ comparator: (@Sendable (Item, Item) -> Bool)?, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil) {
-        self.comparator = comparator ?? { $0 < $1 }
-        isNatural = comparator == nil
+    /// The order given by `comparator`; `keyedSort`, when given, must sort stably in the
+    /// same order.
+    @inlinable init(_ comparator: @escaping @Sendable (Item, Item) -> Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil) {
+        self.init(comparator: comparator, isNatural: false, keyedSort: keyedSort)
+    }
+
+    @inlinable init(comparator: @escaping @Sendable (Item, Item) -> Bool, isNatural: Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])?) {
+        self.comparator = comparator
+        self.isNatural = isNatural
         self.keyedSort = keyedSort
     }
 
