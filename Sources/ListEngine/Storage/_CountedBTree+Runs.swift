@@ -9,13 +9,18 @@ extension _CountedBTree {
     /// few per branch, not one per element.
     ///
     /// - Complexity: O(*r* log *m* + *b*) calls of `key` for *r* runs, leaves of *m*
-    ///   elements and *b* nodes entered; at most O(*r* log *n*) nodes are entered.
+    ///   elements and *b* nodes entered, and never more than about one per element (a run
+    ///   of a few elements is found by a scan); at most O(*r* log *n*) nodes are entered.
     @inlinable func runStarts<Key: Equatable>(by key: (Element) -> Key) -> [(key: Key, start: Int)] {
         guard let root else { return [] }
         var starts: [(key: Key, start: Int)] = []
         Self._collectRunStarts(in: root, at: 0, firstKey: key(root.first), nextKey: nil, into: &starts, by: key)
         return starts
     }
+
+    /// How many elements after a run's start ``runStarts(by:)`` compares one by one
+    /// before it searches.
+    @inlinable static var _runScanLength: Int { 8 }
 
     /// Appends the run starts inside the subtree of `node`, which begins at `offset`
     /// with an element keyed `firstKey` and is followed by an element keyed `nextKey`
@@ -34,8 +39,14 @@ extension _CountedBTree {
                 // tells, by one read, that a search for another would find none.
                 let lastKey = key(elements[elements.count - 1])
                 while current != lastKey {
-                    // The first element after `position` with another key.
-                    var low = position + 1, high = elements.count
+                    // The first element after `position` with another key: looked
+                    // for among the next few elements first, which share its cache
+                    // lines (so runs of a few elements cost a scan, not a search),
+                    // then by a binary search of the rest.
+                    var low = position + 1
+                    let scanned = Swift.min(position + _runScanLength, elements.count)
+                    while low < scanned && key(elements[low]) == current { low += 1 }
+                    var high = low < scanned ? low : elements.count
                     while low < high {
                         let middle = (low + high) / 2
                         if key(elements[middle]) == current { low = middle + 1 } else { high = middle }
