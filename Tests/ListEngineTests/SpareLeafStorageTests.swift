@@ -21,9 +21,9 @@ private final class Tracked {
 }
 
 extension _SpareLeafShelf {
-    /// `take(minimumCapacity:emptying:)` with the standard library's way of emptying.
-    fileprivate func take(minimumCapacity: Int) -> [Element]? {
-        take(minimumCapacity: minimumCapacity, emptying: { $0.removeAll(keepingCapacity: true) })
+    /// `keep(_:emptying:)` with the standard library's way of emptying.
+    fileprivate func keep(_ buffer: inout [Element]) {
+        keep(&buffer, emptying: { $0.removeAll(keepingCapacity: true) })
     }
 }
 
@@ -86,23 +86,28 @@ extension _SpareLeafShelf {
         #expect(shelf.take(minimumCapacity: leaf)?.withUnsafeBufferPointer { $0.baseAddress } == secondStorage)
     }
 
-    @Test("buffers are emptied by the code the first copy supplied, once it has")
-    func emptiedByTheCopysCode() {
+    @Test("a kept buffer is emptied by the code it comes with, and a freed node's is the node's own")
+    func emptiedByTheGivenCode() {
         let shelf = _SpareLeafShelf<ShelvedValue>()
         let emptied = LockedState(0)
-        var before = buffer(capacity: leaf)
-        shelf.keep(&before)
-        #expect(shelf.take(minimumCapacity: leaf, emptying: { buffer in
+        var kept = buffer(capacity: leaf)
+        shelf.keep(&kept, emptying: { buffer in
             emptied.withLock { $0 += 1 }
             buffer.removeAll(keepingCapacity: true)
-        })?.isEmpty == true)
-        #expect(emptied.withLock { $0 } == 0, "nothing to empty when the shelf had no such code")
-        #expect(shelf.take(minimumCapacity: 1, emptying: { _ in Issue.record("only the first copy's code is kept") }) == nil)
-
-        var after = buffer(capacity: leaf)
-        shelf.keep(&after)
+        })
         #expect(emptied.withLock { $0 } == 1)
         #expect(shelf.take(minimumCapacity: leaf)?.isEmpty == true)
+
+        var small = buffer(capacity: 1)
+        shelf.keep(&small, emptying: { _ in Issue.record("a buffer too small to keep is not emptied here") })
+        #expect(small.count == 1)
+
+        // A node's own function destroys every element and keeps the storage.
+        let node = _CountedBTree<ShelvedValue>._Node(leaf: [])
+        var elements = (0 ..< 100).map { ShelvedValue(value: $0) }
+        let capacity = elements.capacity
+        node._emptying(&elements)
+        #expect(elements.isEmpty && elements.capacity == capacity)
     }
 
     @Test("a full shelf lets the buffer kept longest go")
@@ -169,5 +174,21 @@ extension _SpareLeafShelf {
         }
         #expect(replaced == nil, "the old leaf's rows were destroyed when its storage was kept")
         #expect(tree[7].value == -7 && tree[8].value == 8)
+    }
+
+    @Test("freed small leaves and branches destroy what they held")
+    func freedNodesReleaseElements() {
+        weak var inSmallLeaf: Tracked?, firstOfChild: Tracked?
+        do {
+            var small = _CountedBTree((0 ..< 20).map { Tracked($0) })
+            inSmallLeaf = small[3]
+            small[3] = Tracked(-3)
+            // A tree of several levels: branches hold their children's first elements.
+            let large = _CountedBTree((0 ..< 5_000).map { Tracked($0) }, fanout: .init(leaf: 8, branch: 4))
+            firstOfChild = large[8]
+            #expect(inSmallLeaf == nil, "the replaced small root leaf destroyed its rows")
+            #expect(firstOfChild != nil && large.count == 5_000 && small[3].value == -3)
+        }
+        #expect(firstOfChild == nil, "the freed tree's leaves and branches destroyed their elements")
     }
 }

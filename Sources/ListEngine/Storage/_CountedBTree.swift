@@ -322,6 +322,16 @@ extension _CountedBTree {
         @usableFromInline var childFirsts: [Element]
         /// Whether this node is a leaf. Fixed for the lifetime of the node.
         @usableFromInline let isLeaf: Bool
+        /// Destroys the elements of an array of this node's, keeping its storage: the
+        /// node's ``_emptyKeepingStorage(_:)`` as compiled where the node was made.
+        ///
+        /// A node's `deinit` runs in the node's generic code, where each element would be
+        /// destroyed through its type's value witnesses: an indirect call per element and
+        /// per generic field. Nodes are made in code compiled for the element type (the
+        /// engine is `@inlinable`), so the function kept here destroys them directly, at
+        /// a fraction of the cost, when the node is freed (on a renderer's queue, for
+        /// the nodes a batch replaced).
+        @usableFromInline let _emptying: (inout [Element]) -> Void
 
         /// Creates a leaf that holds `elements`.
         @inlinable init(leaf elements: [Element]) {
@@ -331,6 +341,7 @@ extension _CountedBTree {
             self.childCounts = []
             self.childFirsts = []
             self.isLeaf = true
+            self._emptying = Self._emptyKeepingStorage
         }
 
         /// Creates a branch whose children are `children`.
@@ -348,6 +359,7 @@ extension _CountedBTree {
             self.childCounts = childCounts
             self.childFirsts = childFirsts
             self.isLeaf = false
+            self._emptying = Self._emptyKeepingStorage
         }
 
         /// Creates a branch from children whose counts and first elements are already known.
@@ -358,6 +370,7 @@ extension _CountedBTree {
             self.childCounts = childCounts
             self.childFirsts = childFirsts
             self.isLeaf = false
+            self._emptying = Self._emptyKeepingStorage
         }
 
         /// Creates a copy of `node` that is about to be mutated; the children are shared.
@@ -374,14 +387,19 @@ extension _CountedBTree {
             self.childCounts = Self._copy(node.childCounts)
             self.childFirsts = Self._copy(node.childFirsts)
             self.isLeaf = node.isLeaf
+            self._emptying = Self._emptyKeepingStorage
         }
 
-        /// Hands a leaf's storage to the spare storage of its element type, for a later
-        /// leaf copy to reuse (see ``_SpareLeafShelf``). The elements are destroyed here,
-        /// as they would be without it.
+        /// Destroys the node's elements with ``_emptying``, and hands a leaf's storage to
+        /// the spare storage of its element type, for a later leaf copy to reuse (see
+        /// ``_SpareLeafShelf``).
         @inlinable deinit {
-            if isLeaf, _SpareLeafShelf<Element>.isWorthKeeping(capacity: elements.capacity) {
-                _SpareLeafStorage.shelf(of: Element.self).keep(&elements)
+            if !isLeaf {
+                _emptying(&childFirsts)
+            } else if _SpareLeafShelf<Element>.isWorthKeeping(capacity: elements.capacity) {
+                _SpareLeafStorage.shelf(of: Element.self).keep(&elements, emptying: _emptying)
+            } else {
+                _emptying(&elements)
             }
         }
 
@@ -396,7 +414,7 @@ extension _CountedBTree {
             let needed = elements.count + 1
             var copy: [Element] = []
             if _SpareLeafShelf<Element>.isWorthKeeping(capacity: needed),
-               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed, emptying: _emptyKeepingStorage) {
+               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed) {
                 copy = spare
             } else {
                 copy.reserveCapacity(Swift.max(elements.capacity, needed))
@@ -406,8 +424,8 @@ extension _CountedBTree {
         }
 
         /// Destroys the elements of `buffer` one by one, from the last, keeping its
-        /// storage: passed from code compiled for `Element`, for the spare storage to
-        /// empty freed leaves with (see ``_SpareLeafShelf/emptying``).
+        /// storage: kept by every node as ``_emptying``, compiled for `Element` where the
+        /// node is made.
         @inlinable static func _emptyKeepingStorage(_ buffer: inout [Element]) {
             for _ in 0 ..< buffer.count { _ = buffer.removeLast() }
         }

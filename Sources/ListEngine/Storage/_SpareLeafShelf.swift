@@ -18,23 +18,14 @@
     /// The most buffers a shelf keeps (``_Tuning/spareLeavesPerType``).
     @inlinable static var limit: Int { _Tuning.spareLeavesPerType }
 
-    /// The kept buffers, oldest first, and the code that empties buffers.
+    /// The kept buffers, oldest first.
     ///
-    /// Safety of `@unchecked Sendable`: every buffer in `buffers` is empty (``keep(_:)``
-    /// empties a buffer before it is stored, and ``take(minimumCapacity:emptying:)``
-    /// hands out only stored buffers), so no `Element` value crosses threads through a
-    /// shelf, whatever `Element` is; `emptying`, called on any thread, is `@Sendable`.
+    /// Safety of `@unchecked Sendable`: every buffer in `buffers` is empty (``keep(_:emptying:)``
+    /// empties a buffer before it is stored, and ``take(minimumCapacity:)`` hands out only
+    /// stored buffers), so no `Element` value crosses threads through a shelf, whatever
+    /// `Element` is.
     @usableFromInline struct Contents: @unchecked Sendable {
         @usableFromInline var buffers: [[Element]] = []
-        /// Empties a buffer in code compiled for `Element`, once a leaf copy has supplied it.
-        ///
-        /// A leaf's storage is kept from its node's `deinit`, which the runtime runs in
-        /// the node's generic code: emptied there, each element is destroyed through its
-        /// type's value witnesses, one indirect call per element and per generic field.
-        /// The copies run in code compiled for the element type (the engine is
-        /// `@inlinable`), and the closure they pass is compiled with them, so freeing a
-        /// replaced leaf costs less (see `Benchmarks/README.md`).
-        @usableFromInline var emptying: (@Sendable (inout [Element]) -> Void)? = nil
 
         @inlinable init() {
             buffers.reserveCapacity(_SpareLeafShelf.limit)
@@ -54,14 +45,10 @@
     /// the shelf has none: the smallest such buffer (the most recently kept of equals),
     /// so that a small leaf does not take storage a full one needs.
     ///
-    /// - Parameters:
-    ///   - minimumCapacity: the elements the buffer must have room for.
-    ///   - emptying: removes every element of a buffer, keeping its storage; the shelf
-    ///     keeps the first one it is given and empties kept buffers with it.
+    /// - Parameter minimumCapacity: the elements the buffer must have room for.
     /// - Complexity: O(``limit``).
-    @inlinable func take(minimumCapacity: Int, emptying: @escaping @Sendable (inout [Element]) -> Void) -> [Element]? {
+    @inlinable func take(minimumCapacity: Int) -> [Element]? {
         contents.withLock { contents in
-            if contents.emptying == nil { contents.emptying = emptying }
             var best: Int? = nil
             for slot in contents.buffers.indices.reversed() where contents.buffers[slot].capacity >= minimumCapacity {
                 if let current = best, contents.buffers[current].capacity <= contents.buffers[slot].capacity { continue }
@@ -72,15 +59,18 @@
         }
     }
 
-    /// Empties `buffer`, keeping its storage (with ``emptying`` once a copy has supplied
-    /// it), and puts it on the shelf when it is the size of a leaf's (otherwise it is
-    /// left as it is).
+    /// Empties `buffer` with `emptying`, keeping its storage, and puts it on the shelf
+    /// when it is the size of a leaf's (otherwise it is left as it is).
     ///
+    /// - Parameters:
+    ///   - buffer: a freed leaf's elements.
+    ///   - emptying: removes every element of a buffer, keeping its storage: the freed
+    ///     node's ``_CountedBTree/_Node/_emptying``, compiled for `Element`.
     /// - Complexity: O(*k*) to destroy *k* elements, then O(1).
-    @inlinable func keep(_ buffer: inout [Element]) {
+    @inlinable func keep(_ buffer: inout [Element], emptying: (inout [Element]) -> Void) {
         guard Self.isWorthKeeping(capacity: buffer.capacity) else { return }
         // Emptied outside the lock: destroying a leaf's elements takes a while.
-        if let emptying = contents.withLock({ $0.emptying }) { emptying(&buffer) } else { buffer.removeAll(keepingCapacity: true) }
+        emptying(&buffer)
         var kept: [Element] = []
         swap(&kept, &buffer)
         contents.withLock { contents in
