@@ -548,7 +548,8 @@ extension Equatable {
 // reachable from two tree values, from an iterator, or from any other thread is by
 // definition not uniquely referenced, so it is never mutated again: it is copied before
 // any change. Shared nodes are therefore immutable, and passing them between threads is
-// as safe as passing the `Element` values they contain.
+// as safe as passing the `Element` values they contain. A node's `_emptying` is a `let`
+// holding a static function, which captures nothing.
 extension _CountedBTree._Node: @unchecked Sendable where Element: Sendable {}
 
 extension _CountedBTree: Sendable where Element: Sendable {}

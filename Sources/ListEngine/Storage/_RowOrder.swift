@@ -35,6 +35,7 @@
         self.init(comparator: comparator, isNatural: false, keyedSort: keyedSort)
     }
 
+    /// An order from its parts: `comparator` is not called when `isNatural` is true.
     @inlinable init(comparator: @escaping @Sendable (Item, Item) -> Bool, isNatural: Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])?) {
         self.comparator = comparator
         self.isNatural = isNatural
