@@ -74,8 +74,9 @@
     }
 
     /// Whether a sectioned batch that changes `changedRows` rows finds its sections by
-    /// walking both snapshots' rows for every section's start, rather than by searching
-    /// for the bounds of each section a changed row is in.
+    /// walking its snapshots' rows for every section's start (the `old` one's are
+    /// usually kept from the batch before), rather than by searching for the bounds of
+    /// each section a changed row is in.
     ///
     /// - Complexity: O(1).
     @inlinable static func walksSections(changedRows: Int, sectionCount: Int, rowCount: Int) -> Bool {

@@ -49,7 +49,7 @@
     /// touched row in each of them.
     @inlinable static var walkBothSnapshotsFraction: Int { 16 }
 
-    /// A sectioned batch finds every section's start by walking both snapshots when its
+    /// A sectioned batch finds every section's start by walking its snapshots when its
     /// changed rows, each weighted by this, are at least the sections plus the leaves:
     /// the walk searches each section's start inside a leaf, while bounding the
     /// section of one changed row takes three searches from the root.

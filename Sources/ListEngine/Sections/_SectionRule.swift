@@ -75,20 +75,13 @@
         return rows._storage.rows.runStarts(by: sectionOf)
     }
 
-    /// The distinct keys of `rows`, which are section-major.
-    ///
-    /// - Complexity: O(*s* log *m* + *n* / *m*) calls of `sectionOf` for *s* sections and
-    ///   leaves of *m* rows (see ``_CountedBTree/runStarts(by:)``).
-    @inlinable func _keys(walking rows: _CountedBTree<Item>) -> _CountedBTree<Section> {
-        _CountedBTree(rows.runStarts(by: sectionOf).map(\.key))
-    }
-
     /// The section keys of `rows`: the ones stored with it, or found by a walk.
     ///
-    /// - Complexity: O(1) for a snapshot of a sectioned list; O(*n*) otherwise.
+    /// - Complexity: O(1) for a snapshot of a sectioned list; otherwise as
+    ///   ``_CountedBTree/runStarts(by:)``.
     @inlinable func keys(of rows: ListSnapshot<Item>) -> _CountedBTree<Section> {
         if let stored = rows._sections as? _SectionKeys<Section> { return stored.keys }
-        return _keys(walking: rows._storage.rows)
+        return _CountedBTree(sectionStarts(of: rows).map(\.key))
     }
 
     /// `rows` as a sectioned snapshot.
@@ -121,7 +114,7 @@
     ///
     /// A batch that changes rows in few of the sections finds the sections of those rows
     /// by searches (``_partsSearchingSections(of:newKeys:)``); one that changes rows
-    /// throughout walks both snapshots for every section's first row
+    /// throughout walks its snapshots for every section's first row
     /// (``_partsWalkingSections(of:newKeys:)``). ``_EditStrategy/walksSections(changedRows:sectionCount:rowCount:)``
     /// picks; both give the same parts.
     ///
@@ -199,9 +192,10 @@
     }
 
     /// ``parts(of:newKeys:)`` for a batch that touches many sections: every section's
-    /// first row is found in one walk of each snapshot's rows
-    /// (``_CountedBTree/runStarts(by:)``), and each changed row's index path by a
-    /// search of those starts; sections gone and added by one merge of the two
+    /// first row is found in one walk of the new snapshot's rows
+    /// (``_CountedBTree/runStarts(by:)``; the old snapshot's are kept from the batch
+    /// before, or walked for too), and each changed row's index path by a pass along or
+    /// a search of those starts; sections gone and added by one merge of the two
     /// snapshots' keys.
     ///
     /// - Complexity: O(*s* log *m* + *n* / *m*) calls of `sectionOf` for *s* sections in

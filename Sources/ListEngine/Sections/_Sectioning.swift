@@ -22,7 +22,8 @@
     /// items' `<` when `nil`) within a section, as a list's row order with its keyed sort.
     @usableFromInline let rowOrder: @Sendable ((@Sendable (Item, Item) -> Bool)?) -> _RowOrder<Item>
 
-    /// The storage's sections, found by walking every row; O(*n*).
+    /// The storage's sections, found by one walk of its rows (see
+    /// ``_CountedBTree/runStarts(by:)``).
     @usableFromInline let sections: @Sendable (_ListStorage<Item>) -> _AnySections
 
     /// The batch with its `new` snapshot's sections and its index-path form attached;
