@@ -45,7 +45,7 @@ struct AttachmentDeliveryTests {
         let late = GatedRenderer()
         source.attach(late)  // its attach batch, version 1, waits at the gate
         source.add(TestRow(id: 2, key: 2))
-        await waitUntil(seconds: 5, "the fast renderer has version 2") { fast.batches.last?.version == 2 }
+        await waitUntil("the fast renderer has version 2") { fast.batches.last?.version == 2 }
         late.entered.wait()
         let before = source.snapshot
         late.gate.signal()  // the late renderer finishes its attach batch
@@ -140,7 +140,7 @@ struct AttachmentDeliveryTests {
         source!.add(TestRow(id: 2, key: 2))
         await source!.flush()
         source = nil
-        await waitUntil(seconds: 5, "the data source is released") { released == nil }
+        await waitUntil("the data source is released") { released == nil }
         var versions: [Int] = []
         for await batch in stream { versions.append(batch.version) }  // ends
         #expect(versions == [1, 2], "every batch sent before the release, then the end")
@@ -160,7 +160,7 @@ struct AttachmentDeliveryTests {
         let isDoneBeforeDetach = isDone.load(ordering: .acquiring)
         #expect(!isDoneBeforeDetach, "flush waits for the attached renderer")
         source.detach(token)
-        await waitUntil(seconds: 5, "flush returns once the stuck renderer is detached") { isDone.load(ordering: .acquiring) }
+        await waitUntil("flush returns once the stuck renderer is detached") { isDone.load(ordering: .acquiring) }
         stuck.gate.signal()
         await flusher.value
         // A flush made after the detach does not wait for it at all.
