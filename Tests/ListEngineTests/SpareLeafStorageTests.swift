@@ -102,12 +102,16 @@ extension _SpareLeafShelf {
         shelf.keep(&small, emptying: { _ in Issue.record("a buffer too small to keep is not emptied here") })
         #expect(small.count == 1)
 
-        // A node's own function destroys every element and keeps the storage.
+        // A node's own function destroys every element: a branch's array keeps its
+        // storage; a leaf's storage of a leaf's size goes to the shelf.
         let node = _CountedBTree<ShelvedValue>._Node(leaf: [])
-        var elements = (0 ..< 100).map { ShelvedValue(value: $0) }
+        var elements = (0 ..< leaf).map { ShelvedValue(value: $0) }
         let capacity = elements.capacity
-        node._emptying(&elements)
+        node._freeing(&elements, false)
         #expect(elements.isEmpty && elements.capacity == capacity)
+        elements = (0 ..< leaf).map { ShelvedValue(value: $0) }
+        node._freeing(&elements, true)
+        #expect(elements.isEmpty && elements.capacity == 0, "the storage went to the shelf")
     }
 
     @Test("a full shelf lets the buffer kept longest go")

@@ -4,7 +4,7 @@ import BenchmarkSupport
 // `valgrind --tool=callgrind` (two runs that differ only in the number of events give
 // the instructions per event without the setup) and for quick figures:
 //
-//   fanout EVENTS [INTERVAL_MS]      # INTERVAL_MS 0 (default): back to back
+//   fanout EVENTS [INTERVAL_MS [LISTS]]   # INTERVAL_MS 0 (default): back to back; LISTS 1,000
 //   fanout --edit-flush COUNT        # one list: one-row edit, then flush(), COUNT times
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--edit-flush" {
@@ -15,7 +15,8 @@ if arguments.first == "--edit-flush" {
 } else {
     let events = arguments.first.flatMap { Int($0) } ?? 100
     let milliseconds = arguments.dropFirst().first.flatMap { Int($0) } ?? 0
-    let result = await FanOut().run(events: events, interval: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
+    let lists = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1_000
+    let result = await FanOut(lists: lists).run(events: events, interval: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
     let perEvent = Double(result.cpuPerWindowEvent / .nanoseconds(1)) / 1_000
     print("fanout lists \(result.lists) events \(result.events) interval-ms \(milliseconds) cpu-us-per-window-event \(perEvent) "
           + "wall-s \(Double(result.wall / .milliseconds(1)) / 1_000) batches \(result.batches) peak-threads \(result.peakThreads)")

@@ -64,6 +64,7 @@ extension ChangeBatch {
         isSectionChanged: ((Item, Item) -> Bool)? = nil
     ) -> Self {
         let owners = edited.oldOffsets.count
+        if owners == 1 { return _compute(from: old, to: new, oneRow: edited, isSectionChanged: isSectionChanged) }
         // How many touched rows come before each one in the new snapshot.
         var newRank = [Int](repeating: 0, count: owners)
         for (rank, owner) in edited.newOrder.enumerated() { newRank[owner] = rank }
@@ -95,6 +96,32 @@ extension ChangeBatch {
             if edited.isChanged[owner] { reloads.append(newOffset) }
         }
         return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
+    }
+
+    /// The batch for one touched row: what the general computation gives for one owner
+    /// (no untouched row can be counted differently around a single row, so it stays
+    /// exactly when its offset and section are the same), without its working arrays.
+    ///
+    /// - Complexity: O(1); O(log *n*) more with `isSectionChanged`, to read the row.
+    @inlinable static func _compute(
+        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, oneRow edited: _EditedRows,
+        isSectionChanged: ((Item, Item) -> Bool)?
+    ) -> Self {
+        let oldOffset = edited.oldOffsets[0], newOffset = edited.newOffsets[0]
+        switch (oldOffset >= 0, newOffset >= 0) {
+        case (false, false):
+            return ChangeBatch(old: old, new: new, deletions: [], insertions: [], moves: [], reloads: [])
+        case (false, true):
+            return ChangeBatch(old: old, new: new, deletions: [], insertions: [newOffset], moves: [], reloads: [])
+        case (true, false):
+            return ChangeBatch(old: old, new: new, deletions: [oldOffset], insertions: [], moves: [], reloads: [])
+        case (true, true):
+            let isMoved = oldOffset != newOffset || (isSectionChanged?(old[oldOffset], new[newOffset]) ?? false)
+            return ChangeBatch(
+                old: old, new: new, deletions: [], insertions: [],
+                moves: isMoved ? [ListMove(from: oldOffset, to: newOffset)] : [],
+                reloads: edited.isChanged[0] ? [newOffset] : [])
+        }
     }
 
     /// Compares two whole snapshots.

@@ -23,7 +23,9 @@ import Darwin
 /// threads are serialized; `State` itself is `Sendable`, so values moved in or out
 /// of the lock may cross threads.
 @usableFromInline package final class LockedState<State: Sendable>: @unchecked Sendable {
-    @usableFromInline var state: State
+    /// Not checked for exclusive access at run time: the mutex already serializes every
+    /// access, and `withLock`'s body cannot reach `state` again but through its argument.
+    @exclusivity(unchecked) @usableFromInline var state: State
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates the lock holding `initial`.

@@ -171,7 +171,7 @@ public final class ListDataSource<Item: Hashable & DataSourceComparable>: Sendab
     deinit {
         // Every batch sent was delivered by now (each delivery holds the data source), so
         // the streams still attached have had their last batch: end them.
-        let boxes = _shared.withLock { $0.ledger.entries.values.map { $0.box } }
+        let boxes = _shared.withLock { $0.ledger.entries.map { $0.box } }
         for box in boxes { box.end?() }
     }
 

@@ -18,19 +18,25 @@ import Darwin
 /// It is deliberately not a task-local value: a task that `render(_:)` starts would
 /// inherit a task-local binding and keep reading that batch long after it was rendered.
 @usableFromInline enum _RenderingContext {
-    /// The snapshot a renderer is applying, and the data source it came from.
-    @usableFromInline final class Rendering<Item: Hashable & DataSourceComparable> {
+    /// What the thread-local slot points to while a batch is rendered: the data source,
+    /// and where the batch's `new` snapshot is.
+    ///
+    /// Not generic, so that a read can check the data source before it knows anything
+    /// of the snapshot's type: a data source's snapshots are all of its one `Item` type,
+    /// so once the data source matches, the snapshot is a `ListSnapshot` of the reader's
+    /// `Item`.
+    @usableFromInline struct Binding {
         @usableFromInline let source: ObjectIdentifier
-        @usableFromInline let snapshot: ListSnapshot<Item>
+        @usableFromInline let snapshot: UnsafeRawPointer
 
-        @inlinable init(source: ObjectIdentifier, snapshot: ListSnapshot<Item>) {
+        @inlinable init(source: ObjectIdentifier, snapshot: UnsafeRawPointer) {
             self.source = source
             self.snapshot = snapshot
         }
     }
 
-    /// The thread-local slot holding the current `Rendering`, unretained (the caller of
-    /// ``rendering(_:_:)`` keeps it alive while it is bound).
+    /// The thread-local slot holding the current ``Binding`` (on the stack of
+    /// ``rendering(_:of:_:)``, which keeps it alive while it is bound).
     @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
@@ -39,12 +45,17 @@ import Darwin
     }()
 
     /// Runs `body` with `snapshot` bound as what `source`'s reads return on this thread.
-    @usableFromInline static func rendering<Item>(_ snapshot: ListSnapshot<Item>, of source: ObjectIdentifier, _ body: () -> Void) {
-        let rendering = Rendering(source: source, snapshot: snapshot)
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(rendering).toOpaque())
-        defer { pthread_setspecific(key, previous) }
-        withExtendedLifetime(rendering, body)
+    ///
+    /// - Complexity: O(1) besides `body`; it allocates nothing.
+    @inlinable static func rendering<Item>(_ snapshot: ListSnapshot<Item>, of source: ObjectIdentifier, _ body: () -> Void) {
+        withUnsafePointer(to: snapshot) { snapshot in
+            withUnsafePointer(to: Binding(source: source, snapshot: UnsafeRawPointer(snapshot))) { binding in
+                let previous = pthread_getspecific(key)
+                pthread_setspecific(key, binding)
+                defer { pthread_setspecific(key, previous) }
+                body()
+            }
+        }
     }
 
     /// The snapshot bound for `source` on this thread, if any.
@@ -52,9 +63,9 @@ import Darwin
     /// - Complexity: O(1): one thread-local read, and when one is bound, one comparison.
     @usableFromInline static func snapshot<Item>(of source: ObjectIdentifier, as type: Item.Type) -> ListSnapshot<Item>? {
         guard let pointer = pthread_getspecific(key) else { return nil }
-        // Only `rendering(_:of:_:)` binds the slot, always to a live `Rendering`.
-        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
-        guard let rendering = object as? Rendering<Item>, rendering.source == source else { return nil }
-        return rendering.snapshot
+        // Only `rendering(_:of:_:)` binds the slot, always to a live `Binding`.
+        let binding = pointer.load(as: Binding.self)
+        guard binding.source == source else { return nil }
+        return binding.snapshot.assumingMemoryBound(to: ListSnapshot<Item>.self).pointee
     }
 }

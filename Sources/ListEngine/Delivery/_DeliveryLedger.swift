@@ -21,7 +21,14 @@ import Synchronization
         }
     }
 
-    @usableFromInline var entries: [RendererToken: Entry] = [:]
+    /// The attached renderers, in the order they were attached.
+    ///
+    /// An array searched by token, not a dictionary: a list has a renderer or two, and
+    /// every batch looks one up when it is rendered.
+    @usableFromInline var entries: [Entry] = []
+    /// The boxes of the entries that receive batches, in `entries`' order: what every
+    /// computed batch is sent to, kept so that sending one allocates nothing.
+    @usableFromInline var receivingBoxes: [_RendererBox<Item>] = []
     @usableFromInline var latest: ListSnapshot<Item>
     @usableFromInline var delivered: ListSnapshot<Item>
     /// The queues of detached renderer objects that may still be running what was sent
@@ -42,12 +49,12 @@ import Synchronization
         renderer: ObjectIdentifier?, queue: @autoclosure () -> DispatchQueue,
         deliver: @escaping @Sendable (ChangeBatch<Item>) -> Void, end: (@Sendable () -> Void)? = nil
     ) -> (box: _RendererBox<Item>, isNew: Bool, draining: DispatchQueue?) {
-        if let renderer, let existing = entries.values.first(where: { $0.box.renderer == renderer }) {
+        if let renderer, let existing = entries.first(where: { $0.box.renderer == renderer }) {
             return (existing.box, false, nil)
         }
         let token = RendererToken(rawValue: _rendererTokens.add(1, ordering: .relaxed).newValue)
         let box = _RendererBox(token: token, renderer: renderer, queue: queue(), deliver: deliver, end: end)
-        entries[box.token] = Entry(box: box)
+        entries.append(Entry(box: box))
         return (box, true, renderer.flatMap { draining[$0] })
     }
 
@@ -59,9 +66,10 @@ import Synchronization
     /// Called on the diff queue when the attach batch, which leads to `attached`, is
     /// sent. Returns `false` if the renderer was detached in the meantime.
     @inlinable mutating func startReceiving(_ token: RendererToken, attached: ListSnapshot<Item>) -> Bool {
-        guard entries[token] != nil else { return false }
-        entries[token]?.isReceiving = true
-        entries[token]?.shown = attached
+        guard let slot = slot(of: token) else { return false }
+        entries[slot].isReceiving = true
+        entries[slot].shown = attached
+        receivingBoxes = entries.filter { $0.isReceiving }.map { $0.box }
         updateDelivered()
         return true
     }
@@ -69,7 +77,9 @@ import Synchronization
     /// Removes a renderer. Returns its box, or `nil` if it was not attached. A renderer
     /// object's queue counts as draining until ``finishedDraining(_:queue:)``.
     @inlinable mutating func unregister(_ token: RendererToken) -> _RendererBox<Item>? {
-        guard let entry = entries.removeValue(forKey: token) else { return nil }
+        guard let slot = slot(of: token) else { return nil }
+        let entry = entries.remove(at: slot)
+        if entry.isReceiving { receivingBoxes.removeAll { $0 === entry.box } }
         if let renderer = entry.box.renderer { draining[renderer] = entry.box.queue }
         updateDelivered()
         return entry.box
@@ -84,21 +94,31 @@ import Synchronization
 
     /// Records that a renderer finished rendering the batch that leads to `snapshot`.
     @inlinable mutating func rendered(_ token: RendererToken, _ snapshot: ListSnapshot<Item>) {
-        guard entries[token] != nil else { return }
-        entries[token]?.shown = snapshot
+        guard let slot = slot(of: token) else { return }
+        entries[slot].shown = snapshot
         updateDelivered()
     }
 
-    /// The renderers currently receiving batches.
+    /// Where the entry of `token` is in ``entries``.
     ///
-    /// Closures, not key paths: these run for every batch, and a key path into a generic
-    /// type is instantiated at run time on each use.
-    @inlinable var receivingBoxes: [_RendererBox<Item>] {
-        entries.values.filter { $0.isReceiving }.map { $0.box }
+    /// - Complexity: O(*r*) for *r* attached renderers.
+    @inlinable func slot(of token: RendererToken) -> Int? {
+        for slot in entries.indices where entries[slot].box.token == token { return slot }
+        return nil
     }
 
+    /// Sets ``delivered`` to the oldest snapshot a renderer shows, or to ``latest``
+    /// without one.
+    ///
+    /// A loop rather than `compactMap` and `min`: this runs twice for every batch, and an
+    /// array of snapshots, a generic type, takes a run-time metadata lookup to allocate.
     @inlinable mutating func updateDelivered() {
-        let slowest = entries.values.compactMap { $0.shown }.min { $0.version < $1.version }
-        delivered = slowest ?? latest
+        var slowest: Int? = nil
+        for slot in entries.indices {
+            guard let version = entries[slot].shown?.version else { continue }
+            if let current = slowest, entries[current].shown?.version ?? .max <= version { continue }
+            slowest = slot
+        }
+        delivered = slowest.flatMap { entries[$0].shown } ?? latest
     }
 }

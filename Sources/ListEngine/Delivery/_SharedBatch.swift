@@ -18,9 +18,16 @@ import Synchronization
 /// let shared = _SharedBatch(batch, holders: receivers.count)
 /// for box in receivers { _send(shared, to: box) }   // each calls finish() when done
 /// ```
-@usableFromInline final class _SharedBatch<Item: Hashable & DataSourceComparable>: Sendable {
+///
+/// Safety of `@unchecked Sendable`: `content` is written twice, in `init` (before the
+/// object is shared) and by the one holder whose ``finish()`` brings the count to zero;
+/// holders only read it, and only before their own ``finish()``. Each ``finish()``
+/// decrements with release ordering after the holder's last read, and the last one
+/// acquires before it writes, so every read happens before the write, and no two
+/// threads ever write it. `ChangeBatch` is `Sendable`.
+@usableFromInline final class _SharedBatch<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
     /// The batch, until the last holder finishes.
-    @usableFromInline let content: LockedState<ChangeBatch<Item>?>
+    @exclusivity(unchecked) @usableFromInline var content: ChangeBatch<Item>?
     /// The holders that have not finished yet.
     @usableFromInline let remainingHolders: Atomic<Int>
 
@@ -32,17 +39,15 @@ import Synchronization
     @inlinable init(_ batch: consuming ChangeBatch<Item>, holders: Int) {
         precondition(holders >= 1, "A shared batch needs a holder")
         remainingHolders = Atomic(holders)
-        content = LockedState(Optional(batch))
+        content = Optional(batch)
     }
 
     /// The batch. Only valid before the caller's ``finish()``.
     ///
     /// - Complexity: O(1).
     @inlinable var batch: ChangeBatch<Item> {
-        content.withLock { batch in
-            guard let batch else { preconditionFailure("A shared batch was read after every holder finished") }
-            return batch
-        }
+        guard let batch = content else { preconditionFailure("A shared batch was read after every holder finished") }
+        return batch
     }
 
     /// Whether a holder has yet to finish.
@@ -56,7 +61,6 @@ import Synchronization
         let remaining = remainingHolders.subtract(1, ordering: .acquiringAndReleasing).newValue
         precondition(remaining >= 0, "A shared batch was finished more often than it has holders")
         guard remaining == 0 else { return }
-        let batch = content.withLock { $0.take() }
-        withExtendedLifetime(batch) {}
+        content = nil
     }
 }

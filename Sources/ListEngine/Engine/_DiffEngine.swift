@@ -14,16 +14,19 @@ import Synchronization
 /// Safety of `@unchecked Sendable`: every stored property is read and written only by
 /// code running on the data source's serial diff queue (the drain and what it calls),
 /// so no two threads ever access them at once; under `LIST_INTERNAL_CHECKS` each entry
-/// point asserts that with `dispatchPrecondition`. `orderViolations` is atomic.
+/// point asserts that with `dispatchPrecondition`. `orderViolations` is atomic. For the
+/// same reason the mutable properties are not checked for exclusive access at run time
+/// (`@exclusivity(unchecked)`): one thread uses them, and no method holds an access to
+/// one across a call that reaches it again.
 @usableFromInline final class _DiffEngine<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
     /// The diff queue, for the checks that everything runs on it.
     @usableFromInline let queue: DispatchQueue
     /// The rows with every applied step.
-    @usableFromInline var storage: _ListStorage<Item>
+    @exclusivity(unchecked) @usableFromInline var storage: _ListStorage<Item>
     /// The snapshot of the last batch taken (what renderers will have).
-    @usableFromInline var published: ListSnapshot<Item>
+    @exclusivity(unchecked) @usableFromInline var published: ListSnapshot<Item>
     /// The rows the steps applied since the last batch named; `nil` while none was applied.
-    @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
+    @exclusivity(unchecked) @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
     /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a

@@ -306,32 +306,39 @@ extension _CountedBTree {
     /// A node is mutated only through a reference that is known to be unique (see
     /// ``_CountedBTree/_makeRootUnique()`` and ``uniqueChild(at:)``). A node reachable from
     /// more than one tree value or iterator is never mutated; it is copied first.
+    ///
+    /// Its stored properties are not checked for exclusive access at run time
+    /// (`@exclusivity(unchecked)`): a node is written only through a unique reference, on
+    /// one thread, by code that never holds an access to one of its properties across a
+    /// call that could reach the same property, and the checks (a thread-local lookup for
+    /// every read and write of a property) cost more than copying a small leaf.
     @usableFromInline final class _Node {
         /// The number of elements in this subtree.
-        @usableFromInline var count: Int
+        @exclusivity(unchecked) @usableFromInline var count: Int
         /// The elements of a leaf, in order; empty in a branch.
-        @usableFromInline var elements: [Element]
+        @exclusivity(unchecked) @usableFromInline var elements: [Element]
         /// The children of a branch, in order; empty in a leaf.
-        @usableFromInline var children: [_Node]
+        @exclusivity(unchecked) @usableFromInline var children: [_Node]
         /// `childCounts[i] == children[i].count`, kept here so that a descent scans one
         /// contiguous array instead of touching every child.
-        @usableFromInline var childCounts: [Int]
+        @exclusivity(unchecked) @usableFromInline var childCounts: [Int]
         /// `childFirsts[i]` is the first element of `children[i]`'s subtree, kept here so
         /// that a search binary-searches one contiguous array per level instead of
         /// descending to a leaf for every probe.
-        @usableFromInline var childFirsts: [Element]
+        @exclusivity(unchecked) @usableFromInline var childFirsts: [Element]
         /// Whether this node is a leaf. Fixed for the lifetime of the node.
         @usableFromInline let isLeaf: Bool
-        /// Destroys the elements of an array of this node's, keeping its storage: the
-        /// node's ``_emptyKeepingStorage(_:)`` as compiled where the node was made.
+        /// Destroys the elements of an array of this node's: the node's
+        /// ``_free(_:mayKeepStorage:)`` as compiled where the node was made.
         ///
         /// A node's `deinit` runs in the node's generic code, where each element would be
-        /// destroyed through its type's value witnesses: an indirect call per element and
-        /// per generic field. Nodes are made in code compiled for the element type (the
-        /// engine is `@inlinable`), so the function kept here destroys them directly, at
-        /// a fraction of the cost, when the node is freed (on a renderer's queue, for
-        /// the nodes a batch replaced).
-        @usableFromInline let _emptying: (inout [Element]) -> Void
+        /// destroyed through its type's value witnesses (an indirect call per element and
+        /// per generic field), and where every use of another generic type, such as the
+        /// spare-leaf shelf, looks up its metadata at run time. Nodes are made in code
+        /// compiled for the element type (the engine is `@inlinable`), so the function
+        /// kept here does all of it directly, at a fraction of the cost, when the node is
+        /// freed (on a renderer's queue, for the nodes a batch replaced).
+        @usableFromInline let _freeing: (inout [Element], _ mayKeepStorage: Bool) -> Void
 
         /// Creates a leaf that holds `elements`.
         @inlinable init(leaf elements: [Element]) {
@@ -341,7 +348,7 @@ extension _CountedBTree {
             self.childCounts = []
             self.childFirsts = []
             self.isLeaf = true
-            self._emptying = Self._emptyKeepingStorage
+            self._freeing = Self._free
         }
 
         /// Creates a branch whose children are `children`.
@@ -359,7 +366,7 @@ extension _CountedBTree {
             self.childCounts = childCounts
             self.childFirsts = childFirsts
             self.isLeaf = false
-            self._emptying = Self._emptyKeepingStorage
+            self._freeing = Self._free
         }
 
         /// Creates a branch from children whose counts and first elements are already known.
@@ -370,7 +377,7 @@ extension _CountedBTree {
             self.childCounts = childCounts
             self.childFirsts = childFirsts
             self.isLeaf = false
-            self._emptying = Self._emptyKeepingStorage
+            self._freeing = Self._free
         }
 
         /// Creates a copy of `node` that is about to be mutated; the children are shared.
@@ -387,19 +394,17 @@ extension _CountedBTree {
             self.childCounts = Self._copy(node.childCounts)
             self.childFirsts = Self._copy(node.childFirsts)
             self.isLeaf = node.isLeaf
-            self._emptying = Self._emptyKeepingStorage
+            self._freeing = Self._free
         }
 
-        /// Destroys the node's elements with ``_emptying``, and hands a leaf's storage to
+        /// Destroys the node's elements with ``_freeing``, which hands a leaf's storage to
         /// the spare storage of its element type, for a later leaf copy to reuse (see
         /// ``_SpareLeafShelf``).
         @inlinable deinit {
-            if !isLeaf {
-                _emptying(&childFirsts)
-            } else if _SpareLeafShelf<Element>.isWorthKeeping(capacity: elements.capacity) {
-                _SpareLeafStorage.shelf(of: Element.self).keep(&elements, emptying: _emptying)
+            if isLeaf {
+                _freeing(&elements, true)
             } else {
-                _emptying(&elements)
+                _freeing(&childFirsts, false)
             }
         }
 
@@ -423,9 +428,24 @@ extension _CountedBTree {
             return copy
         }
 
+        /// Destroys the elements of a freed node's array: a leaf's storage of a leaf's size
+        /// goes to the shelf of spare storage, emptied; any other array is emptied and
+        /// left to be freed. Kept by every node as ``_freeing``, compiled for `Element`
+        /// where the node is made.
+        ///
+        /// - Parameters:
+        ///   - buffer: the node's elements (a leaf) or first elements (a branch).
+        ///   - mayKeepStorage: whether the storage may go to the shelf (a leaf's).
+        @inlinable static func _free(_ buffer: inout [Element], mayKeepStorage: Bool) {
+            if mayKeepStorage && _SpareLeafShelf<Element>.isWorthKeeping(capacity: buffer.capacity) {
+                _SpareLeafStorage.shelf(of: Element.self).keep(&buffer, emptying: _emptyKeepingStorage)
+            } else {
+                _emptyKeepingStorage(&buffer)
+            }
+        }
+
         /// Destroys the elements of `buffer` one by one, from the last, keeping its
-        /// storage: kept by every node as ``_emptying``, compiled for `Element` where the
-        /// node is made.
+        /// storage.
         @inlinable static func _emptyKeepingStorage(_ buffer: inout [Element]) {
             for _ in 0 ..< buffer.count { _ = buffer.removeLast() }
         }

@@ -24,11 +24,18 @@
 
     /// One row that was at `oldOffset` (`nil`: its id was not there) and is at
     /// `newOffset`; an item that was there changed.
+    ///
+    /// The arrays that can only be `[0]`, `[true]` or `[false]` share one storage each,
+    /// so that a one-row change allocates two arrays here, not five.
     @inlinable init(oneRowFrom oldOffset: Int?, to newOffset: Int) {
         oldOffsets = [oldOffset ?? -1]
         newOffsets = [newOffset]
-        isChanged = [oldOffset != nil]
-        oldOrder = oldOffset == nil ? [] : [0]
-        newOrder = [0]
+        isChanged = oldOffset != nil ? Self._oneTrue : Self._oneFalse
+        oldOrder = oldOffset == nil ? [] : Self._oneZero
+        newOrder = Self._oneZero
     }
+
+    @usableFromInline static let _oneZero = [0]
+    @usableFromInline static let _oneTrue = [true]
+    @usableFromInline static let _oneFalse = [false]
 }

@@ -65,7 +65,7 @@
     /// - Parameters:
     ///   - buffer: a freed leaf's elements.
     ///   - emptying: removes every element of a buffer, keeping its storage: the freed
-    ///     node's ``_CountedBTree/_Node/_emptying``, compiled for `Element`.
+    ///     node's ``_CountedBTree/_Node/_emptyKeepingStorage(_:)``, compiled for `Element`.
     /// - Complexity: O(*k*) to destroy *k* elements, then O(1).
     @inlinable func keep(_ buffer: inout [Element], emptying: (inout [Element]) -> Void) {
         guard Self.isWorthKeeping(capacity: buffer.capacity) else { return }
