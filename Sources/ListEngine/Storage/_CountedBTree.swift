@@ -417,15 +417,20 @@ extension _CountedBTree {
         /// that the snapshots of a short list stay small.
         @inlinable static func _copyLeaf(_ elements: [Element]) -> [Element] {
             let needed = elements.count + 1
-            var copy: [Element] = []
             if _SpareLeafShelf<Element>.isWorthKeeping(capacity: needed),
-               let spare = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed) {
-                copy = spare
-            } else {
-                copy.reserveCapacity(Swift.max(elements.capacity, needed))
+               var copy = _SpareLeafStorage.shelf(of: Element.self).take(minimumCapacity: needed) {
+                copy._append(copiesOf: elements, elements.indices)
+                return copy
             }
-            copy._append(copiesOf: elements, elements.indices)
-            return copy
+            // New storage is filled in place, one element at a time in code compiled for
+            // `Element` (a bulk copy would go through the runtime's value witnesses).
+            return elements.withUnsafeBufferPointer { source in
+                [Element](unsafeUninitializedCapacity: Swift.max(elements.capacity, needed)) { target, count in
+                    guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                    for offset in 0 ..< source.count { (to + offset).initialize(to: from[offset]) }
+                    count = source.count
+                }
+            }
         }
 
         /// Destroys the elements of a freed node's array: a leaf's storage of a leaf's size
