@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import ListEngine
 import Synchronization
 
@@ -86,6 +87,34 @@ public struct FanOut {
         return Result(lists: lists, events: events, cpu: cpu, wall: wall, peakThreads: peakThreads, batches: batches)
     }
 
+    /// The paced fan-out without Swift concurrency, for `valgrind --tool=callgrind`
+    /// (which cannot run the concurrency runtime): each event's change is given to every
+    /// list, and the next event waits until every list's renderer has rendered it, so
+    /// that every list makes one batch per event. Checks the lists against the array
+    /// that got the same changes; returns the batches rendered during the events.
+    public func runWaitingForEachEvent(events: Int) -> Int {
+        var model = Rows.make(count: rows, seed: 41)
+        let rendered = DispatchSemaphore(value: 0)
+        let sources = (0 ..< lists).map { _ in ListDataSource<Row>(model) }
+        for source in sources { source.attach(SignallingRenderer(rendered)) }
+        for _ in sources { rendered.wait() }  // the attach batches
+        var rng = SplitMix64(seed: 4_141)
+        for _ in 0 ..< events {
+            let offset = rng.int(in: 0 ..< rows)
+            let old = model[offset]
+            let changed = Row(uid: old.uid, value: old.value, index: rng.unitDouble())
+            model[offset] = changed
+            for source in sources { source.add(CollectionOfOne(changed)) }
+            for _ in sources { rendered.wait() }
+        }
+        let expected = model.sorted { $0.index < $1.index }.map(\.uid)
+        for source in sources {
+            let got = source.snapshot.map(\.uid)
+            precondition(got == expected, "fan-out: a list holds \(got.prefix(5)), not \(expected.prefix(5))")
+        }
+        return events * lists
+    }
+
     /// One list's one-row change and `flush()`, `count` times: the time each took, in
     /// nanoseconds, sorted.
     public func editFlushTimes(count: Int) async -> [Int] {
@@ -107,6 +136,19 @@ public struct FanOut {
             times.append(Int((clock.now - start) / .nanoseconds(1)))
         }
         return times.sorted()
+    }
+}
+
+/// Signals a semaphore for every batch it renders.
+final class SignallingRenderer: ListRenderer {
+    let rendered: DispatchSemaphore
+
+    init(_ rendered: DispatchSemaphore) {
+        self.rendered = rendered
+    }
+
+    func render(_ batch: ChangeBatch<Row>) {
+        rendered.signal()
     }
 }
 
