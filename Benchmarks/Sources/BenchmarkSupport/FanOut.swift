@@ -61,10 +61,7 @@ public struct FanOut {
         let cpuStart = ProcessFigures.cpu, start = clock.now
         var deadline = start
         for event in 0 ..< events {
-            let offset = rng.int(in: 0 ..< rows)
-            let old = model[offset]
-            let changed = Row(uid: old.uid, value: old.value, index: rng.unitDouble())
-            model[offset] = changed
+            let changed = Self.reKeyOneRow(of: &model, rng: &rng)
             for source in sources { source.add(CollectionOfOne(changed)) }
             if event % 10 == 9 { peakThreads = max(peakThreads, ProcessFigures.threads) }
             if let interval {
@@ -78,11 +75,7 @@ public struct FanOut {
         peakThreads = max(peakThreads, ProcessFigures.threads)
         let batches = renderers.reduce(0) { $0 + $1.batches.load(ordering: .relaxed) } - before
 
-        let expected = model.sorted { $0.index < $1.index }.map(\.uid)
-        for source in sources {
-            let got = source.snapshot.map(\.uid)
-            precondition(got == expected, "fan-out: a list holds \(got.prefix(5)), not \(expected.prefix(5))")
-        }
+        Self.check(sources, hold: model)
         precondition(last?.version ?? 0 > 1 || events == 0, "fan-out: the lists did not change")
         return Result(lists: lists, events: events, cpu: cpu, wall: wall, peakThreads: peakThreads, batches: batches)
     }
@@ -90,9 +83,9 @@ public struct FanOut {
     /// The paced fan-out without Swift concurrency, for `valgrind --tool=callgrind`
     /// (which cannot run the concurrency runtime): each event's change is given to every
     /// list, and the next event waits until every list's renderer has rendered it, so
-    /// that every list makes one batch per event. Checks the lists against the array
-    /// that got the same changes; returns the batches rendered during the events.
-    public func runWaitingForEachEvent(events: Int) -> Int {
+    /// that every list makes one batch per event (`events` × `lists` in all). Checks the
+    /// lists against the array that got the same changes.
+    public func runWaitingForEachEvent(events: Int) {
         var model = Rows.make(count: rows, seed: 41)
         let rendered = DispatchSemaphore(value: 0)
         let sources = (0 ..< lists).map { _ in ListDataSource<Row>(model) }
@@ -100,19 +93,11 @@ public struct FanOut {
         for _ in sources { rendered.wait() }  // the attach batches
         var rng = SplitMix64(seed: 4_141)
         for _ in 0 ..< events {
-            let offset = rng.int(in: 0 ..< rows)
-            let old = model[offset]
-            let changed = Row(uid: old.uid, value: old.value, index: rng.unitDouble())
-            model[offset] = changed
+            let changed = Self.reKeyOneRow(of: &model, rng: &rng)
             for source in sources { source.add(CollectionOfOne(changed)) }
             for _ in sources { rendered.wait() }
         }
-        let expected = model.sorted { $0.index < $1.index }.map(\.uid)
-        for source in sources {
-            let got = source.snapshot.map(\.uid)
-            precondition(got == expected, "fan-out: a list holds \(got.prefix(5)), not \(expected.prefix(5))")
-        }
-        return events * lists
+        Self.check(sources, hold: model)
     }
 
     /// One list's one-row change and `flush()`, `count` times: the time each took, in
@@ -127,15 +112,31 @@ public struct FanOut {
         var times: [Int] = []
         times.reserveCapacity(count)
         for _ in 0 ..< count {
-            let offset = rng.int(in: 0 ..< rows)
-            let changed = Row(uid: model[offset].uid, value: model[offset].value, index: rng.unitDouble())
-            model[offset] = changed
+            let changed = Self.reKeyOneRow(of: &model, rng: &rng)
             let start = clock.now
             source.add(CollectionOfOne(changed))
             await source.flush()
             times.append(Int((clock.now - start) / .nanoseconds(1)))
         }
         return times.sorted()
+    }
+
+    /// Gives a random row of `model` a new sort index (which moves it) and returns it.
+    static func reKeyOneRow(of model: inout [Row], rng: inout SplitMix64) -> Row {
+        let offset = rng.int(in: 0 ..< model.count)
+        let old = model[offset]
+        let changed = Row(uid: old.uid, value: old.value, index: rng.unitDouble())
+        model[offset] = changed
+        return changed
+    }
+
+    /// Stops the process unless every list holds `model`'s rows in sort-index order.
+    static func check(_ sources: [ListDataSource<Row>], hold model: [Row]) {
+        let expected = model.sorted { $0.index < $1.index }.map(\.uid)
+        for source in sources {
+            let got = source.snapshot.map(\.uid)
+            precondition(got == expected, "fan-out: a list holds \(got.prefix(5)), not \(expected.prefix(5))")
+        }
     }
 }
 

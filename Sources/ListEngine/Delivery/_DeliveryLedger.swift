@@ -113,12 +113,11 @@ import Synchronization
     /// A loop rather than `compactMap` and `min`: this runs twice for every batch, and an
     /// array of snapshots, a generic type, takes a run-time metadata lookup to allocate.
     @inlinable mutating func updateDelivered() {
-        var slowest: Int? = nil
-        for slot in entries.indices {
-            guard let version = entries[slot].shown?.version else { continue }
-            if let current = slowest, entries[current].shown?.version ?? .max <= version { continue }
-            slowest = slot
+        var slowest: ListSnapshot<Item>? = nil
+        for entry in entries {
+            guard let shown = entry.shown, shown.version < slowest?.version ?? .max else { continue }
+            slowest = shown
         }
-        delivered = slowest.flatMap { entries[$0].shown } ?? latest
+        delivered = slowest ?? latest
     }
 }
