@@ -113,11 +113,12 @@ import Synchronization
     /// A loop rather than `compactMap` and `min`: this runs twice for every batch, and an
     /// array of snapshots, a generic type, takes a run-time metadata lookup to allocate.
     @inlinable mutating func updateDelivered() {
-        var slowest: ListSnapshot<Item>? = nil
-        for entry in entries {
-            guard let shown = entry.shown, shown.version < slowest?.version ?? .max else { continue }
-            slowest = shown
+        // Versions compared in place; only the slowest snapshot is copied out.
+        var slowest: (slot: Int, version: Int)? = nil
+        for slot in entries.indices {
+            guard let version = entries[slot].shown?.version, version < slowest?.version ?? .max else { continue }
+            slowest = (slot, version)
         }
-        delivered = slowest ?? latest
+        delivered = slowest.flatMap { entries[$0.slot].shown } ?? latest
     }
 }
