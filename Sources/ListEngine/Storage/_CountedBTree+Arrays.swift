@@ -88,4 +88,19 @@ extension Array {
         defer { position += 1 }
         return source[position]
     }
+
+    /// Copies as many of the elements as fit into `target`, in one loop over the two
+    /// buffers: the default walks the iterator, wrapping every element in an `Optional`.
+    @inlinable func _copyContents(initializing target: UnsafeMutableBufferPointer<Element>) -> (Self, Int) {
+        let copied = Swift.min(end - position, target.count)
+        guard copied > 0, let to = target.baseAddress else { return (self, 0) }
+        let first = position
+        source.withUnsafeBufferPointer { source in
+            guard let from = source.baseAddress.map({ $0 + first }) else { return }
+            for offset in 0 ..< copied { (to + offset).initialize(to: from[offset]) }
+        }
+        var rest = self
+        rest.position += copied
+        return (rest, copied)
+    }
 }

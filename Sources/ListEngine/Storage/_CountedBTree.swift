@@ -422,15 +422,10 @@ extension _CountedBTree {
                 copy._append(copiesOf: elements, elements.indices)
                 return copy
             }
-            // New storage is filled in place, one element at a time in code compiled for
-            // `Element` (a bulk copy would go through the runtime's value witnesses).
-            return elements.withUnsafeBufferPointer { source in
-                [Element](unsafeUninitializedCapacity: Swift.max(elements.capacity, needed)) { target, count in
-                    guard let from = source.baseAddress, let to = target.baseAddress else { return }
-                    for offset in 0 ..< source.count { (to + offset).initialize(to: from[offset]) }
-                    count = source.count
-                }
-            }
+            // Reserved and appended to in code compiled for `Element`: a bulk copy would go
+            // through the runtime's value witnesses, and `init(unsafeUninitializedCapacity:)`
+            // allocates in generic code that looks up the storage's type on every call.
+            return _copy(elements, room: 1)
         }
 
         /// Destroys the elements of a freed node's array: a leaf's storage of a leaf's size
