@@ -9,25 +9,26 @@ extension ChangeBatch {
     ///   rows — independent of the rest of the list. For `.all`, and for ids of which
     ///   one is not equal to itself, O(*n* log *n*).
     @inlinable static func _compute(
-        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: _TouchedRows<Item.ID>,
+        from old: consuming ListSnapshot<Item>, to new: consuming ListSnapshot<Item>, touched: _TouchedRows<Item.ID>,
         isSectionChanged: ((Item, Item) -> Bool)? = nil
     ) -> Self {
         // From or to an empty list, every row is an insertion or a deletion.
         if old.isEmpty || new.isEmpty {
-            return ChangeBatch(old: old, new: new, deletions: Array(old.indices), insertions: Array(new.indices), moves: [], reloads: [])
+            let deletions = Array(old.indices), insertions = Array(new.indices)
+            return ChangeBatch(old: consume old, new: consume new, deletions: deletions, insertions: insertions, moves: [], reloads: [])
         }
         switch touched {
         case .all:
-            return _computeFull(from: old, to: new, movable: nil, isSectionChanged: isSectionChanged)
+            return _computeFull(from: consume old, to: consume new, movable: nil, isSectionChanged: isSectionChanged)
         case .ids(let ids) where _EditStrategy.walksBothSnapshots(touched: ids.count, oldCount: old.count, newCount: new.count) || ids.contains(where: { $0 != $0 }):
             // Most of the list is touched: walking both snapshots costs less than
             // finding each touched row. An id that is not equal to itself (a `Double`
             // NaN, say) can never be found by id: its rows are found by the walk too.
-            return _computeFull(from: old, to: new, movable: ids, isSectionChanged: isSectionChanged)
+            return _computeFull(from: consume old, to: consume new, movable: ids, isSectionChanged: isSectionChanged)
         case .ids(let ids):
-            return _computeIncremental(from: old, to: new, touched: ids, isSectionChanged: isSectionChanged)
+            return _computeIncremental(from: consume old, to: consume new, touched: ids, isSectionChanged: isSectionChanged)
         case .edited(let edited):
-            return _compute(from: old, to: new, edited: edited, isSectionChanged: isSectionChanged)
+            return _compute(from: consume old, to: consume new, edited: edited, isSectionChanged: isSectionChanged)
         }
     }
 
@@ -35,7 +36,7 @@ extension ChangeBatch {
     ///
     /// - Complexity: O(*k* log *n*) comparisons for *k* touched ids and *n* rows.
     @inlinable static func _computeIncremental(
-        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, touched: Set<Item.ID>,
+        from old: consuming ListSnapshot<Item>, to new: consuming ListSnapshot<Item>, touched: Set<Item.ID>,
         isSectionChanged: ((Item, Item) -> Bool)? = nil
     ) -> Self {
         var edited = _EditedRows(owners: touched.count)
@@ -47,7 +48,7 @@ extension ChangeBatch {
         }
         edited.oldOrder = edited.oldOffsets.indices.filter { edited.oldOffsets[$0] >= 0 }.sorted { edited.oldOffsets[$0] < edited.oldOffsets[$1] }
         edited.newOrder = edited.newOffsets.indices.filter { edited.newOffsets[$0] >= 0 }.sorted { edited.newOffsets[$0] < edited.newOffsets[$1] }
-        return _compute(from: old, to: new, edited: edited, isSectionChanged: isSectionChanged)
+        return _compute(from: consume old, to: consume new, edited: edited, isSectionChanged: isSectionChanged)
     }
 
     /// Computes the batch from where each touched row was and is.
@@ -60,11 +61,11 @@ extension ChangeBatch {
     /// - Complexity: O(*k* log *k*) for *k* touched rows, independent of the list's length;
     ///   O(*k* log *n*) more with `isSectionChanged`, to read the rows it compares.
     @inlinable static func _compute(
-        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, edited: _EditedRows,
+        from old: consuming ListSnapshot<Item>, to new: consuming ListSnapshot<Item>, edited: _EditedRows,
         isSectionChanged: ((Item, Item) -> Bool)? = nil
     ) -> Self {
         let owners = edited.oldOffsets.count
-        if owners == 1 { return _compute(from: old, to: new, oneRow: edited, isSectionChanged: isSectionChanged) }
+        if owners == 1 { return _compute(from: consume old, to: consume new, oneRow: edited, isSectionChanged: isSectionChanged) }
         // How many touched rows come before each one in the new snapshot.
         var newRank = [Int](repeating: 0, count: owners)
         for (rank, owner) in edited.newOrder.enumerated() { newRank[owner] = rank }
@@ -95,7 +96,7 @@ extension ChangeBatch {
             if isMoved[owner] { moves.append(ListMove(from: oldOffset, to: newOffset)) }
             if edited.isChanged[owner] { reloads.append(newOffset) }
         }
-        return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
+        return ChangeBatch(old: consume old, new: consume new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
     }
 
     /// The batch for one touched row: what the general computation gives for one owner
@@ -104,21 +105,21 @@ extension ChangeBatch {
     ///
     /// - Complexity: O(1); O(log *n*) more with `isSectionChanged`, to read the row.
     @inlinable static func _compute(
-        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, oneRow edited: _EditedRows,
+        from old: consuming ListSnapshot<Item>, to new: consuming ListSnapshot<Item>, oneRow edited: _EditedRows,
         isSectionChanged: ((Item, Item) -> Bool)?
     ) -> Self {
         let oldOffset = edited.oldOffsets[0], newOffset = edited.newOffsets[0]
         switch (oldOffset >= 0, newOffset >= 0) {
         case (false, false):
-            return ChangeBatch(old: old, new: new, deletions: [], insertions: [], moves: [], reloads: [])
+            return ChangeBatch(old: consume old, new: consume new, deletions: [], insertions: [], moves: [], reloads: [])
         case (false, true):
-            return ChangeBatch(old: old, new: new, deletions: [], insertions: [newOffset], moves: [], reloads: [])
+            return ChangeBatch(old: consume old, new: consume new, deletions: [], insertions: [newOffset], moves: [], reloads: [])
         case (true, false):
-            return ChangeBatch(old: old, new: new, deletions: [oldOffset], insertions: [], moves: [], reloads: [])
+            return ChangeBatch(old: consume old, new: consume new, deletions: [oldOffset], insertions: [], moves: [], reloads: [])
         case (true, true):
             let isMoved = oldOffset != newOffset || (isSectionChanged?(old[oldOffset], new[newOffset]) ?? false)
             return ChangeBatch(
-                old: old, new: new, deletions: [], insertions: [],
+                old: consume old, new: consume new, deletions: [], insertions: [],
                 moves: isMoved ? [ListMove(from: oldOffset, to: newOffset)] : [],
                 reloads: edited.isChanged[0] ? [newOffset] : [])
         }
@@ -144,7 +145,7 @@ extension ChangeBatch {
     ///   leaves unpaired (O(*n*) more with `movable`), and O(*n* log *n*) for the
     ///   subsequence.
     @inlinable static func _computeFull(
-        from old: ListSnapshot<Item>, to new: ListSnapshot<Item>, movable: Set<Item.ID>?,
+        from old: consuming ListSnapshot<Item>, to new: consuming ListSnapshot<Item>, movable: Set<Item.ID>?,
         isSectionChanged: ((Item, Item) -> Bool)? = nil
     ) -> Self {
         let oldCount = old.count, newCount = new.count
@@ -283,6 +284,6 @@ extension ChangeBatch {
                 moves.append(ListMove(from: survivor.old, to: survivor.new))
             }
         }
-        return ChangeBatch(old: old, new: new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
+        return ChangeBatch(old: consume old, new: consume new, deletions: deletions, insertions: insertions, moves: moves, reloads: reloads)
     }
 }

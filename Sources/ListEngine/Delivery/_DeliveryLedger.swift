@@ -14,7 +14,12 @@ import Synchronization
         @usableFromInline let box: _RendererBox<Item>
         @usableFromInline var isReceiving = false
         /// The snapshot of the last batch rendered, or of the attach batch once it is sent.
-        @usableFromInline var shown: ListSnapshot<Item>?
+        @usableFromInline var shown: ListSnapshot<Item>? {
+            didSet { shownVersion = shown?.version }
+        }
+        /// The version of ``shown``: what ``_DeliveryLedger/updateDelivered()`` compares,
+        /// an `Int` read in place where reading `shown` would copy the entry.
+        @usableFromInline var shownVersion: Int? = nil
 
         @inlinable init(box: _RendererBox<Item>) {
             self.box = box
@@ -112,13 +117,16 @@ import Synchronization
     ///
     /// A loop rather than `compactMap` and `min`: this runs twice for every batch, and an
     /// array of snapshots, a generic type, takes a run-time metadata lookup to allocate.
+    /// The versions are compared as `Int`s, and a snapshot is copied only when
+    /// ``delivered`` changes: a data source's snapshots of one version are the same
+    /// snapshot, and every copy retains each of its parts.
     @inlinable mutating func updateDelivered() {
-        // Versions compared in place; only the slowest snapshot is copied out.
         var slowest: (slot: Int, version: Int)? = nil
         for slot in entries.indices {
-            guard let version = entries[slot].shown?.version, version < slowest?.version ?? .max else { continue }
+            guard let version = entries[slot].shownVersion, version < slowest?.version ?? .max else { continue }
             slowest = (slot, version)
         }
+        guard delivered.version != slowest?.version ?? latest.version else { return }
         delivered = slowest.flatMap { entries[$0.slot].shown } ?? latest
     }
 }

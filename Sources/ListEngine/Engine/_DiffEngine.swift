@@ -229,7 +229,7 @@ import Synchronization
         self.touched = nil
         let old = published
         let candidate = ListSnapshot(_storage: storage, version: old.version + 1)
-        var batch = ChangeBatch._compute(from: consume old, to: candidate, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
+        var batch = ChangeBatch._compute(from: consume old, to: consume candidate, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
         // Nothing visible changed: the published snapshot, the one renderers have, stays,
         // so the next batch's `old` is identical to it (its order, if a sort changed it,
         // is the one its rows are sorted by).
