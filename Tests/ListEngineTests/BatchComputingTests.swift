@@ -99,4 +99,20 @@ import Testing
             #expect(kept.count == (longestEndingAt.max() ?? 0), "seed \(seed): \(values) kept \(kept)")
         }
     }
+
+    @Test("one-offset arrays hold their offset, and share storage only below the limit")
+    func singleOffsets() {
+        for offset in [-1, 0, 1, 49, _SingleOffsets.limit - 1, _SingleOffsets.limit, 1_000_000, -2] {
+            #expect(_SingleOffsets.array(offset) == [offset])
+        }
+        // Two requests for a shared offset give one storage; an unshared one is made each time.
+        func base(_ array: [Int]) -> UnsafeRawPointer? { array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        #expect(base(_SingleOffsets.array(7)) == base(_SingleOffsets.array(7)))
+        let large = _SingleOffsets.array(_SingleOffsets.limit), again = _SingleOffsets.array(_SingleOffsets.limit)
+        #expect(base(large) != base(again))
+        // A shared array changed through a copy leaves the shared one as it was.
+        var changed = _SingleOffsets.array(3)
+        changed.append(4)
+        #expect(changed == [3, 4] && _SingleOffsets.array(3) == [3])
+    }
 }

@@ -113,15 +113,15 @@ extension ChangeBatch {
         case (false, false):
             return ChangeBatch(old: consume old, new: consume new, deletions: [], insertions: [], moves: [], reloads: [])
         case (false, true):
-            return ChangeBatch(old: consume old, new: consume new, deletions: [], insertions: [newOffset], moves: [], reloads: [])
+            return ChangeBatch(old: consume old, new: consume new, deletions: [], insertions: _SingleOffsets.array(newOffset), moves: [], reloads: [])
         case (true, false):
-            return ChangeBatch(old: consume old, new: consume new, deletions: [oldOffset], insertions: [], moves: [], reloads: [])
+            return ChangeBatch(old: consume old, new: consume new, deletions: _SingleOffsets.array(oldOffset), insertions: [], moves: [], reloads: [])
         case (true, true):
             let isMoved = oldOffset != newOffset || (isSectionChanged?(old[oldOffset], new[newOffset]) ?? false)
             return ChangeBatch(
                 old: consume old, new: consume new, deletions: [], insertions: [],
                 moves: isMoved ? [ListMove(from: oldOffset, to: newOffset)] : [],
-                reloads: edited.isChanged[0] ? [newOffset] : [])
+                reloads: edited.isChanged[0] ? _SingleOffsets.array(newOffset) : [])
         }
     }
 

@@ -227,16 +227,23 @@ import Synchronization
         _assertOnQueue()
         guard let touched else { return nil }
         self.touched = nil
-        let old = published
-        let candidate = ListSnapshot(_storage: storage, version: old.version + 1)
-        var batch = ChangeBatch._compute(from: consume old, to: consume candidate, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
+        // The candidate takes the published snapshot's place and the published one moves
+        // into the batch as its `old`, so neither is copied for it.
+        var old = ListSnapshot(_storage: storage, version: published.version + 1)
+        swap(&old, &published)
+        var batch = ChangeBatch._compute(from: consume old, to: published, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
         // Nothing visible changed: the published snapshot, the one renderers have, stays,
         // so the next batch's `old` is identical to it (its order, if a sort changed it,
         // is the one its rows are sorted by).
-        guard !batch.isEmpty else { return nil }
-        if let sectioning { batch = sectioning.sectioned(batch) }
+        guard !batch.isEmpty else {
+            published = batch.old
+            return nil
+        }
+        if let sectioning {
+            batch = sectioning.sectioned(batch)
+            published = batch.new  // with its sections
+        }
         _checkInvariants(of: batch, touched: touched)
-        published = batch.new
         return batch
     }
 

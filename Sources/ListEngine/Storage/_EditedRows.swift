@@ -26,10 +26,11 @@
     /// `newOffset`; an item that was there changed.
     ///
     /// The arrays that can only be `[0]`, `[true]` or `[false]` share one storage each,
-    /// so that a one-row change allocates two arrays here, not five.
+    /// and the offsets of a short list's rows come from ``_SingleOffsets``, so that a
+    /// one-row change in a short list allocates no array here.
     @inlinable init(oneRowFrom oldOffset: Int?, to newOffset: Int) {
-        oldOffsets = [oldOffset ?? -1]
-        newOffsets = [newOffset]
+        oldOffsets = _SingleOffsets.array(oldOffset ?? -1)
+        newOffsets = _SingleOffsets.array(newOffset)
         isChanged = oldOffset != nil ? Self._oneTrue : Self._oneFalse
         oldOrder = oldOffset == nil ? [] : Self._oneZero
         newOrder = Self._oneZero
