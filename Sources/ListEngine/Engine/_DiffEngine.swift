@@ -227,8 +227,9 @@ import Synchronization
         _assertOnQueue()
         guard let touched else { return nil }
         self.touched = nil
-        // The candidate takes the published snapshot's place and the published one moves
-        // into the batch as its `old`, so neither is copied for it.
+        // The new snapshot takes the published one's place, and the published one moves
+        // into the batch as its `old` without a copy; the batch's `new` is the new
+        // snapshot's one copy.
         var old = ListSnapshot(_storage: storage, version: published.version + 1)
         swap(&old, &published)
         var batch = ChangeBatch._compute(from: consume old, to: published, touched: touched, isSectionChanged: sectioning?.isSectionChanged)
