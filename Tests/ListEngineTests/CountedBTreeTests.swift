@@ -317,23 +317,6 @@ struct CountedBTreeTests {
         tree._checkInvariants()
     }
 
-    @Test("A tree built in halves on the bulk threads is the tree built on one thread")
-    func builtInHalves() {
-        for leaf in [4, 5, 8] {
-            for branch in [4, 6] {
-                let fanout = Tree._Fanout(leaf: leaf, branch: branch)
-                for size in [0, 1, leaf - 1, leaf, leaf + 1, 2 * leaf + 1, 3 * leaf, 97, 1_000] {
-                    let halves = Tree._inHalvesOnBulkThreads(count: size, fanout: fanout) { $0 * 3 }
-                    let whole = Tree(count: size, fanout: fanout) { $0 * 3 }
-                    halves._checkInvariants()
-                    #expect(halves.count == size && halves.elementsEqual((0 ..< size).map { $0 * 3 }), "leaf \(leaf), branch \(branch), size \(size)")
-                    #expect(halves.leafNodes.map(\.elements.count) == whole.leafNodes.map(\.elements.count), "leaf \(leaf), branch \(branch), size \(size)")
-                    if size > 0 { #expect(halves[size - 1] == (size - 1) * 3 && halves[size / 2] == size / 2 * 3) }
-                }
-            }
-        }
-    }
-
     @Test("Bulk builds of every small size with small nodes")
     func bulkBuildSmallNodes() {
         for leaf in 4 ... 9 {

@@ -20,6 +20,20 @@ import Dispatch
     }
 }
 
+/// Returns `body()`, run on one of the process's ``_BulkThreads`` when they are free,
+/// otherwise on the calling thread: for building a large tree outside a bulk edit, so
+/// that its leaves come from the memory bulk edits reuse.
+@inlinable func _onBulkThread<Result: Sendable>(_ body: @Sendable () -> Result) -> Result {
+    let result = LockedState<Result?>(nil)
+    if _BulkThreads.shared.run(1, { _ in
+        let value = body()
+        result.withLock { $0 = value }
+    }), let value = result.withLock({ $0 }) {
+        return value
+    }
+    return body()
+}
+
 /// A few long-lived threads that run every part of a bulk edit.
 ///
 /// A bulk edit copies every leaf it touches, on several threads. With an allocator that

@@ -35,59 +35,17 @@ extension _CountedBTree {
     @inlinable init(count total: Int, fanout: _Fanout = .default, element: (Int) -> Element) {
         self.init(fanout: fanout)
         guard total > 0 else { return }
-        let sizes = Self._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf)
-        root = Self._stackBranches(on: Self._leaves(sizes: sizes[...], from: 0, element: element), fanout: fanout)
-        _checkInvariants()
-    }
-
-    /// Full leaves of the given sizes, the first holding `element(first)` onwards.
-    ///
-    /// - Complexity: O(*n*) calls to `element` for *n* elements in all.
-    @inlinable static func _leaves(sizes: ArraySlice<Int>, from first: Int, element: (Int) -> Element) -> [_Node] {
-        var leaves: [_Node] = []
-        leaves.reserveCapacity(sizes.count)
-        var next = first
-        for size in sizes {
+        var level: [_Node] = []
+        var next = 0
+        for size in Self._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf) {
             var elements: [Element] = []
             elements.reserveCapacity(size + 1)  // as `_LeafWriter` allocates leaves: room to insert one
             for position in next ..< next + size { elements.append(element(position)) }
-            leaves.append(_Node(leaf: elements))
+            level.append(_Node(leaf: elements))
             next += size
         }
-        return leaves
-    }
-}
-
-extension _CountedBTree where Element: Sendable {
-    /// The tree ``init(count:fanout:element:)`` builds, its first half of leaves built on
-    /// the first bulk thread and its second half on the second.
-    ///
-    /// A bulk edit of a large tree cuts its pass in two halves and runs them on the same two
-    /// threads (``_editingConcurrently(with:from:)``), first half on the first, and the
-    /// copies it makes replace leaves that were allocated there. With an allocator that
-    /// gives each thread its own arena (glibc), the memory a freed leaf gives back then
-    /// serves the next copy of that half of the tree; a tree built on one thread would
-    /// leave half of its first leaves' memory in an arena that copies no longer come from.
-    ///
-    /// - Complexity: O(*n*) calls to `element`, on two threads.
-    @inlinable static func _inHalvesOnBulkThreads(
-        count total: Int, fanout: _Fanout = .default, element: @Sendable (Int) -> Element
-    ) -> _CountedBTree {
-        var tree = _CountedBTree(fanout: fanout)
-        guard total > 0 else { return tree }
-        let sizes = _evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf)
-        let middle = sizes.count / 2
-        let secondStart = sizes[..<middle].reduce(0, +)
-        let halves = LockedState<[[_Node]]>([[], []])
-        _forEachConcurrently(2) { part in
-            let leaves = part == 0
-                ? _leaves(sizes: sizes[..<middle], from: 0, element: element)
-                : _leaves(sizes: sizes[middle...], from: secondStart, element: element)
-            halves.withLock { $0[part] = leaves }
-        }
-        tree.root = _stackBranches(on: halves.withLock { $0[0] + $0[1] }, fanout: fanout)
-        tree._checkInvariants()
-        return tree
+        root = Self._stackBranches(on: level, fanout: fanout)
+        _checkInvariants()
     }
 }
 

@@ -39,19 +39,7 @@
     /// - Complexity: O(*n*) hashes, O(*n*) integer operations to sort them, O(*n*) to build.
     @inlinable init?(distinctItems items: [Item]) {
         guard let slots = Self._slotsByHash(distinctItems: items) else { return nil }
-        self.init(items, bySlots: slots, inHalvesOnBulkThreads: false)
-    }
-
-    /// The index of `items` from their slots by hash (``_slotsByHash(distinctItems:)``),
-    /// its leaves built on the two bulk threads when `inHalvesOnBulkThreads` (see
-    /// ``_CountedBTree/_inHalvesOnBulkThreads(count:fanout:element:)``).
-    ///
-    /// - Complexity: O(*n*).
-    @inlinable init(_ items: [Item], bySlots slots: [_HashSlot], inHalvesOnBulkThreads: Bool) {
-        @Sendable func entry(_ position: Int) -> _IDEntry<Item> { _IDEntry(hash: slots[position].hash, item: items[slots[position].index]) }
-        entries = inHalvesOnBulkThreads
-            ? _CountedBTree._inHalvesOnBulkThreads(count: slots.count, element: entry)
-            : _CountedBTree(count: slots.count, element: entry)
+        entries = _CountedBTree(count: slots.count) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
     }
 
     /// The hashes of the items' ids with the items' positions, by ascending hash (equal

@@ -46,38 +46,27 @@ extension _ListStorage {
         // the sorted halves are then merged.
         let count = items.count
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
-        let inHalves = _EditStrategy.buildsOnTwoThreads(itemCount: count)
         let ids = LockedState<(index: _IDIndex<Item>, kept: [(index: Int, item: Item)])?>(nil)
-        let slotsByHash = LockedState<[_HashSlot]?>(nil)
         let halves = LockedState<[[Int32]]>([[], []])
-        // A large new index is built in two steps: its ids hashed and sorted here, its
-        // leaves later on the two bulk threads (see `_inHalvesOnBulkThreads`).
         @Sendable func buildIndex() {
-            if let stored {
-                var kept: [(index: Int, item: Item)] = []
-                let index = _IDIndex(distinctItems: items, keepingEqualItemsOf: stored, kept: &kept)
-                ids.withLock { $0 = index.map { ($0, kept) } }
-            } else if inHalves {
-                let slots = _IDIndex<Item>._slotsByHash(distinctItems: items)
-                slotsByHash.withLock { $0 = slots }
-            } else {
-                let index = _IDIndex(distinctItems: items)
-                ids.withLock { $0 = index.map { ($0, []) } }
-            }
-        }
-        /// The index `buildIndex()` built or began; `nil` when two items share an id.
-        func builtIndex() -> (index: _IDIndex<Item>, kept: [(index: Int, item: Item)])? {
-            guard stored == nil && inHalves else { return ids.withLock { $0 } }
-            guard let slots = slotsByHash.withLock({ $0 }) else { return nil }
-            return (_IDIndex(items, bySlots: slots, inHalvesOnBulkThreads: true), [])
+            var kept: [(index: Int, item: Item)] = []
+            let index = stored.map { _IDIndex(distinctItems: items, keepingEqualItemsOf: $0, kept: &kept) } ?? _IDIndex(distinctItems: items)
+            ids.withLock { $0 = index.map { ($0, kept) } }
         }
         // Items that arrive strictly increasing (a refresh in row order, say) need no sort
         // and have no ties: one pass of comparisons finds out.
         if checkingTies, _isStrictlyIncreasing(items, comparator: comparator) {
-            buildIndex()
-            guard let (index, kept) = builtIndex() else { return nil }
-            @Sendable func row(_ position: Int) -> Item { items[position] }
-            var tree = inHalves ? _CountedBTree._inHalvesOnBulkThreads(count: count, element: row) : _CountedBTree(count: count, element: row)
+            let rows = LockedState<_CountedBTree<Item>?>(nil)
+            _forEachConcurrently(_EditStrategy.buildsOnTwoThreads(itemCount: count) ? 2 : 1) { part in
+                if part == 0 {
+                    buildIndex()
+                } else {
+                    let tree = _CountedBTree(count: count) { items[$0] }
+                    rows.withLock { $0 = tree }
+                }
+            }
+            guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
+            var tree = rows.withLock { $0 } ?? _CountedBTree(count: count) { items[$0] }
             var isStrictlyIncreasing = true
             if !kept.isEmpty {
                 // Rows from the items with the stored ones put back; they may sort otherwise.
@@ -107,16 +96,16 @@ extension _ListStorage {
             buildIndex()
             halves.withLock { $0[0] = comparator.sortedPositions(of: items, 0 ..< count) }
         }
-        guard let (index, kept) = builtIndex() else { return nil }
+        guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
         // Take the halves out of the lock so that their memory goes as soon as they are merged.
         let order = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
         // With stored items put back, the order holds only if they still sort strictly
         // increasing in it (then it is their unique sorted order).
         let items = kept.isEmpty ? items : _replacing(kept, in: items)
         let isStrictlyIncreasing = (checkingTies || !kept.isEmpty) && _isStrictlyIncreasing(items, order, comparator: comparator)
-        @Sendable func row(_ position: Int) -> Item { items[Int(order[position])] }
+        @Sendable func rowTree() -> _CountedBTree<Item> { _CountedBTree(count: order.count) { items[Int(order[$0])] } }
         // A large tree's leaves are allocated where bulk edits will copy them (see `_BulkThreads`).
-        let rows = inHalves ? _CountedBTree._inHalvesOnBulkThreads(count: order.count, element: row) : _CountedBTree(count: order.count, element: row)
+        let rows = _EditStrategy.buildsOnTwoThreads(itemCount: count) ? _onBulkThread(rowTree) : rowTree()
         let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
         return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
