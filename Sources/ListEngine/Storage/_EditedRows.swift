@@ -25,18 +25,17 @@
     /// One row that was at `oldOffset` (`nil`: its id was not there) and is at
     /// `newOffset`; an item that was there changed.
     ///
-    /// The arrays that can only be `[0]`, `[true]` or `[false]` share one storage each,
-    /// and the offsets of a short list's rows come from ``_SingleOffsets``, so that a
+    /// The arrays of `Int`s come from ``_SingleOffsets`` (the owner `0` and, in a short
+    /// list, the offsets), and `[true]` and `[false]` share one storage each, so that a
     /// one-row change in a short list allocates no array here.
     @inlinable init(oneRowFrom oldOffset: Int?, to newOffset: Int) {
         oldOffsets = _SingleOffsets.array(oldOffset ?? -1)
         newOffsets = _SingleOffsets.array(newOffset)
         isChanged = oldOffset != nil ? Self._oneTrue : Self._oneFalse
-        oldOrder = oldOffset == nil ? [] : Self._oneZero
-        newOrder = Self._oneZero
+        oldOrder = oldOffset == nil ? [] : _SingleOffsets.array(0)
+        newOrder = _SingleOffsets.array(0)
     }
 
-    @usableFromInline static let _oneZero = [0]
     @usableFromInline static let _oneTrue = [true]
     @usableFromInline static let _oneFalse = [false]
 }
