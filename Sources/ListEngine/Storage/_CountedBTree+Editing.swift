@@ -1,3 +1,5 @@
+import Synchronization
+
 extension _CountedBTree {
     /// A node built or kept by an editing pass, with the facts its parent stores about it.
     @usableFromInline struct _Fragment {
@@ -59,6 +61,7 @@ extension _CountedBTree {
         into fragments: inout [_Fragment]
     ) -> Bool where Editor.Element == Element {
         if node.isLeaf {
+            _readIntoCache(node.elements)
             guard let total = editor.count(after: edits, in: node.elements, oldOffset: oldOffset) else { return false }
             var writer = _LeafWriter<Element>(total: total, capacity: fanout.leaf)
             guard editor.apply(edits, to: node.elements, oldOffset: oldOffset, newOffset: emitted, into: &writer), writer.count == total else {
@@ -75,6 +78,33 @@ extension _CountedBTree {
         }
         fragments.append(contentsOf: _branches(holding: _normalized(built, fanout: fanout), fanout: fanout))
         return true
+    }
+
+    /// Reads one byte of every cache line of `elements`, in order, so that what reads
+    /// them next finds them in the cache.
+    ///
+    /// An edit of a leaf first finds where each of its edits goes by binary searches:
+    /// in a leaf that is not in the cache, every probe waits for memory, and each waits
+    /// for the one before, since it decides where the next one reads. These reads
+    /// depend on nothing, so the processor makes many at once and the hardware
+    /// prefetcher follows them: the leaf comes in at the memory's bandwidth rather than
+    /// at its latency, and the searches and the copy that follow read it from the cache.
+    /// In a bulk edit that touches every leaf of a million rows, this made the change
+    /// about a fifth faster (see `Benchmarks/README.md`).
+    ///
+    /// - Complexity: O(*b* / 64) reads for *b* bytes of elements.
+    @inlinable @inline(__always) static func _readIntoCache(_ elements: [Element]) {
+        let sum = elements.withUnsafeBytes { bytes -> UInt8 in
+            var sum: UInt8 = 0, offset = 0
+            while offset < bytes.count {
+                sum &+= bytes[offset]
+                offset &+= 64
+            }
+            return sum
+        }
+        // A store that depends on every read, so that the reads are not optimized away;
+        // it happens for about one leaf in 256, to an atomic that nothing else touches.
+        if sum == 0x5A { _cacheReadSink.store(sum, ordering: .relaxed) }
     }
 
     /// Nodes of one height that sit side by side in the tree, with their counts and
@@ -241,3 +271,7 @@ extension _CountedBTree {
 extension _CountedBTree._Siblings: Sendable where Element: Sendable {}
 
 extension _CountedBTree._Fragment: Sendable where Element: Sendable {}
+
+/// Where ``_CountedBTree/_readIntoCache(_:)`` stores a value now and then, so that its
+/// reads have a use; never read.
+@usableFromInline let _cacheReadSink = Atomic<UInt8>(0)
