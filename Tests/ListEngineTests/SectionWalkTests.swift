@@ -22,28 +22,48 @@ import Testing
     func runStartsMatchScan() {
         for seed in 0 ..< Self.seeds {
             var rng = SplitMix64(seed: seed &+ 90_000)
-            // Small nodes, so that runs cross leaves and branches and whole subtrees are
-            // one run; keys from few to nearly one per element.
-            let fanout = _CountedBTree<Int>._Fanout(leaf: rng.int(in: 4 ..< 9), branch: rng.int(in: 4 ..< 7))
-            let keySpace = [1, 3, 10, 60, 400][rng.int(in: 0 ..< 5)]
-            var keys = (0 ..< rng.int(in: 0 ..< 400)).map { _ in rng.int(in: 0 ..< keySpace) }.sorted()
-            var tree = _CountedBTree(keys, fanout: fanout)
-            // Edits after the build leave leaves of uneven fill.
-            for _ in 0 ..< rng.int(in: 0 ..< 60) {
-                if !keys.isEmpty && rng.chance(0.4) {
-                    let position = rng.int(in: 0 ..< keys.count)
-                    keys.remove(at: position)
-                    _ = tree.remove(at: position)
-                } else {
-                    let key = rng.int(in: 0 ..< keySpace)
-                    let position = keys.firstIndex { $0 > key } ?? keys.count
-                    keys.insert(key, at: position)
-                    tree.insert(key, at: position)
-                }
-            }
+            let (keys, tree) = Self.randomKeyTree(&rng)
             let walked = tree.runStarts { $0 }
             let scanned = Self.scannedRunStarts(keys)
             #expect(walked.map(\.key) == scanned.map(\.key) && walked.map(\.start) == scanned.map(\.start), "seed \(seed): \(keys)")
+        }
+    }
+
+    /// A sorted array of keys and a tree holding them, its leaves of uneven fill: small
+    /// nodes, so that runs cross leaves and branches, and keys from few to nearly one
+    /// per element.
+    static func randomKeyTree(_ rng: inout SplitMix64) -> (keys: [Int], tree: _CountedBTree<Int>) {
+        let fanout = _CountedBTree<Int>._Fanout(leaf: rng.int(in: 4 ..< 9), branch: rng.int(in: 4 ..< 7))
+        let keySpace = [1, 3, 10, 60, 400][rng.int(in: 0 ..< 5)]
+        var keys = (0 ..< rng.int(in: 0 ..< 400)).map { _ in rng.int(in: 0 ..< keySpace) }.sorted()
+        var tree = _CountedBTree(keys, fanout: fanout)
+        for _ in 0 ..< rng.int(in: 0 ..< 60) {
+            if !keys.isEmpty && rng.chance(0.4) {
+                let position = rng.int(in: 0 ..< keys.count)
+                keys.remove(at: position)
+                _ = tree.remove(at: position)
+            } else {
+                let key = rng.int(in: 0 ..< keySpace)
+                let position = keys.firstIndex { $0 > key } ?? keys.count
+                keys.insert(key, at: position)
+                tree.insert(key, at: position)
+            }
+        }
+        return (keys, tree)
+    }
+
+    @Test("the run around a position is the one a scan from it finds, in trees of every shape")
+    func runContainingMatchesScan() {
+        for seed in 0 ..< Self.seeds {
+            var rng = SplitMix64(seed: seed &+ 92_000)
+            let (keys, tree) = Self.randomKeyTree(&rng)
+            for position in keys.indices {
+                var first = position, end = position + 1
+                while first > 0 && keys[first - 1] == keys[position] { first -= 1 }
+                while end < keys.count && keys[end] == keys[position] { end += 1 }
+                let run = tree.run(containing: position) { $0 }
+                #expect(run.key == keys[position] && run.positions == first ..< end, "seed \(seed), position \(position): \(run) in \(keys)")
+            }
         }
     }
 

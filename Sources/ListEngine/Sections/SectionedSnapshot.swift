@@ -123,6 +123,17 @@ extension ListSnapshot {
     @inlinable func _endRow<Section: Comparable>(ofSection key: Section, _ sectionOf: (Item) -> Section) -> Int {
         _storage.rows.partitioningIndex { key < sectionOf($0) }
     }
+
+    /// The section of the row at `offset` and the flat offsets of that section's rows,
+    /// for rows in section-major order: what `_firstRow(ofSection:_:)` and
+    /// `_endRow(ofSection:_:)` give for the row's key, found from the row's leaf.
+    ///
+    /// - Complexity: O(log *n*) calls of `sectionOf`; one descent when the section's rows
+    ///   lie inside the row's leaf.
+    @inlinable func _sectionRows<Section: Comparable>(around offset: Int, _ sectionOf: (Item) -> Section) -> (key: Section, rows: Range<Int>) {
+        let run = _storage.rows.run(containing: offset, by: sectionOf)
+        return (run.key, run.positions)
+    }
 }
 
 extension SectionedSnapshot {

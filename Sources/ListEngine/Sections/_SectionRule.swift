@@ -152,11 +152,13 @@
         // A key that rows also arrived in or changed in is still there; both lists of
         // groups ascend, so one walk finds those without a search.
         var newGroup = 0
-        for group in oldGroups.groups {
+        for (index, group) in oldGroups.groups.enumerated() {
             while newGroup < newGroups.groups.count && newGroups.groups[newGroup].key < group.key { newGroup += 1 }
             if newGroup < newGroups.groups.count && newGroups.groups[newGroup].key == group.key { continue }
-            let start = _firstRow(of: group.key, in: batch.new)
-            if start == batch.new.count || sectionOf(batch.new[start]) != group.key {
+            // No row arrived in the section, and a row that stays keeps its section (one
+            // that changes section always moves, so its old offset is among the
+            // departures): the section is gone exactly when all of its rows departed.
+            if oldGroups.offsetCounts[index] == group.rows.count {
                 gone.append(group.key)
                 guard let offset = oldSnapshot.sectionIndex(of: group.key) else { preconditionFailure("old rows hold a key their sections lack") }
                 goneOffsets.append(offset)
@@ -228,12 +230,6 @@
         )
     }
 
-    /// The flat offset of the first row of `rows` whose key is not below `key`.
-    ///
-    /// - Complexity: O(log *n*).
-    @inlinable func _firstRow(of key: Section, in rows: ListSnapshot<Item>) -> Int {
-        rows._firstRow(ofSection: key, sectionOf)
-    }
 }
 
 /// The ascending keys of one snapshot's sections, as carried by a flat ``ListSnapshot``,
@@ -286,15 +282,23 @@
 @usableFromInline struct _SectionGroups<Section: Hashable & Comparable & Sendable, Item: Hashable & DataSourceComparable> {
     /// The groups, ascending by key.
     @usableFromInline var groups: [(key: Section, rows: Range<Int>)] = []
+    /// For each group, how many distinct offsets fell into it.
+    @usableFromInline var offsetCounts: [Int] = []
 
     /// Groups `offsets` (ascending, duplicates allowed) of `rows`.
     ///
-    /// - Complexity: O(*k* + *g* log *n*) for *k* offsets in *g* sections.
+    /// - Complexity: O(*k* + *g* log *n*) for *k* offsets in *g* sections; one descent per
+    ///   section whose rows lie inside one leaf.
     @inlinable init(rows: ListSnapshot<Item>, sectionOf: @Sendable (Item) -> Section, offsets: [Int]) {
+        var previous: Int? = nil
         for offset in offsets {
-            if let last = groups.last, last.rows.contains(offset) { continue }
-            let key = sectionOf(rows[offset])
-            groups.append((key, rows._firstRow(ofSection: key, sectionOf) ..< rows._endRow(ofSection: key, sectionOf)))
+            defer { previous = offset }
+            if let last = groups.last, last.rows.contains(offset) {
+                if offset != previous { offsetCounts[offsetCounts.count - 1] += 1 }
+                continue
+            }
+            groups.append(rows._sectionRows(around: offset, sectionOf))
+            offsetCounts.append(1)
         }
     }
 

@@ -18,6 +18,35 @@ extension _CountedBTree {
         return starts
     }
 
+    /// The run of elements that share the key of the element at `position`, for a tree
+    /// whose equal keys are adjacent and ascending (rows in section-major order, keyed by
+    /// section): that key and the positions the run spans.
+    ///
+    /// The run's ends are looked for in the leaf that holds `position`; only an end at
+    /// the leaf's edge, where the run may go on into the next leaf, is found by a search
+    /// from the root. A run inside one leaf (a section of a few rows, say) so costs one
+    /// descent, where reading the element and searching for both ends cost three.
+    ///
+    /// - Precondition: `0 <= position < count`.
+    /// - Complexity: O(log *n*) calls of `key`.
+    @inlinable func run<Key: Comparable>(containing position: Int, by key: (Element) -> Key) -> (key: Key, positions: Range<Int>) {
+        precondition(position >= 0 && position < count, "_CountedBTree position out of range")
+        var node = root.unsafelyUnwrapped
+        var slot = position
+        while !node.isLeaf {
+            node = node.children[node.slot(containing: &slot)]
+        }
+        let elements = node.elements, leafStart = position - slot
+        let runKey = key(elements[slot])
+        // Keys ascend, so the run's elements in this leaf are the ones neither below nor
+        // above `runKey`, on either side of `slot`.
+        let first = Self._partitioningIndex(of: elements, in: 0 ..< slot) { !(key($0) < runKey) }
+        let end = Self._partitioningIndex(of: elements, in: slot + 1 ..< elements.count) { runKey < key($0) }
+        let lower = first > 0 || leafStart == 0 ? leafStart + first : partitioningIndex { !(key($0) < runKey) }
+        let upper = end < elements.count || leafStart + end == count ? leafStart + end : partitioningIndex { runKey < key($0) }
+        return (runKey, lower ..< upper)
+    }
+
     /// How many elements after a run's start ``runStarts(by:)`` compares one by one
     /// before it searches.
     @inlinable static var _runScanLength: Int { 8 }
