@@ -130,9 +130,10 @@
     /// ``parts(of:newKeys:)`` for a batch that touches few sections.
     ///
     /// The changed rows are grouped by section with one search per group for its range
-    /// of flat rows, so rows in a section already found cost O(1) each. A key whose rows
-    /// all left is gone if `new` holds none of it; a key rows arrived in is new if `old`
-    /// did not have it. The new keys, unless given, are the old keys with those changes.
+    /// of flat rows (inside the leaf of its first changed row, where the section lies in
+    /// it), so rows in a section already found cost O(1) each. A key is gone when every
+    /// one of its rows left and none arrived; a key rows arrived in is new if `old` did
+    /// not have it. The new keys, unless given, are the old keys with those changes.
     ///
     /// - Complexity: O(*k* log *k* + *g* (log *n* + log *s*)) for *k* changed rows in *g*
     ///   distinct sections, *n* rows and *s* sections.
