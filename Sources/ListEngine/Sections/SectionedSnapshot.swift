@@ -115,25 +115,6 @@ extension ListSnapshot {
     @inlinable func _firstRow<Section: Comparable>(ofSection key: Section, _ sectionOf: (Item) -> Section) -> Int {
         _storage.rows.partitioningIndex { !(sectionOf($0) < key) }
     }
-
-    /// The offset just past the last row of section `key` (or where it would end), for
-    /// rows in section-major order.
-    ///
-    /// - Complexity: O(log *n*) calls of `sectionOf`.
-    @inlinable func _endRow<Section: Comparable>(ofSection key: Section, _ sectionOf: (Item) -> Section) -> Int {
-        _storage.rows.partitioningIndex { key < sectionOf($0) }
-    }
-
-    /// The section of the row at `offset` and the flat offsets of that section's rows,
-    /// for rows in section-major order: what `_firstRow(ofSection:_:)` and
-    /// `_endRow(ofSection:_:)` give for the row's key, found from the row's leaf.
-    ///
-    /// - Complexity: O(log *n*) calls of `sectionOf`; one descent when the section's rows
-    ///   lie inside the row's leaf.
-    @inlinable func _sectionRows<Section: Comparable>(around offset: Int, _ sectionOf: (Item) -> Section) -> (key: Section, rows: Range<Int>) {
-        let run = _storage.rows.run(containing: offset, by: sectionOf)
-        return (run.key, run.positions)
-    }
 }
 
 extension SectionedSnapshot {

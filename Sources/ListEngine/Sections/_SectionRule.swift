@@ -298,7 +298,8 @@
                 if offset != previous { offsetCounts[offsetCounts.count - 1] += 1 }
                 continue
             }
-            groups.append(rows._sectionRows(around: offset, sectionOf))
+            let run = rows._storage.rows.run(containing: offset, by: sectionOf)
+            groups.append((run.key, run.positions))
             offsetCounts.append(1)
         }
     }
