@@ -23,7 +23,7 @@ import Testing
     /// Records an issue unless every id is found with its item, and sampled ids at their rows.
     static func expectIndexed(_ storage: _ListStorage<TestRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let rows = Array(storage.rows)
-        #expect(storage.ids.count == rows.count, "\(context)", sourceLocation: sourceLocation)
+        #expect(storage.ids.count == expectedIndexCount(rows.count), "\(context)", sourceLocation: sourceLocation)
         for (offset, row) in rows.enumerated()
         where storage[id: row.id] != row || (offset % 97 == 0 && storage.position(of: row.id) != offset) {
             Issue.record("id \(row.id) not indexed at \(offset) — \(context)", sourceLocation: sourceLocation)

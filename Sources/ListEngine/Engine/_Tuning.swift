@@ -74,6 +74,11 @@
     /// ... and the fewest a full leaf holds, however large they are.
     @inlinable static var leafMinimumElements: Int { 16 }
 
+    /// A list of at most this many rows keeps no id index: a lookup by id reads its
+    /// rows, which costs less than hashing the id, and a change then copies one leaf,
+    /// not two. A list of more rows keeps one.
+    @inlinable static var unindexedListMaximumRows: Int { 64 }
+
     /// The most children a branch of either tree holds.
     @inlinable static var branchChildren: Int { 32 }
 

@@ -94,6 +94,24 @@ extension _CountedBTree {
     }
 }
 
+extension _CountedBTree {
+    /// The position of the first element that satisfies `predicate`, or `nil` when
+    /// none does: a scan that reads each element in its leaf.
+    ///
+    /// - Complexity: O(*p*) calls of `predicate` for the *p* elements up to the one
+    ///   found (all *n* when none is).
+    @inlinable func firstPosition(where predicate: (Element) throws -> Bool) rethrows -> Int? {
+        var cursor = makeIterator()
+        var position = 0
+        while !cursor._isAtEnd {
+            if try predicate(cursor.leaf[cursor.index]) { return position }
+            position += 1
+            cursor._skip()
+        }
+        return nil
+    }
+}
+
 extension _CountedBTree: Sequence {
     /// Returns an iterator over all the elements, in order.
     ///

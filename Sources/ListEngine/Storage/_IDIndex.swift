@@ -70,6 +70,8 @@
 
     @inlinable var count: Int { entries.count }
 
+    @inlinable var isEmpty: Bool { entries.isEmpty }
+
     /// Where `id` is, or where it would be inserted.
     @usableFromInline struct Location {
         @usableFromInline var position: Int

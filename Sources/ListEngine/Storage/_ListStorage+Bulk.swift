@@ -180,7 +180,7 @@ extension _ListStorage {
     ///   to sort the items, for *n* rows and *k* items.
     @inlinable func _inserting(_ items: [Item]) -> _ListStorage? {
         guard let built = Self._build(items, comparator: areInIncreasingOrder), built.isStrictlyIncreasing,
-              let mergedIDs = ids._merging(built.storage.ids) else { return nil }
+              let mergedIDs = _fullIndex._merging(built.storage._fullIndex) else { return nil }
         let less = areInIncreasingOrder
         var merged: [Item] = []
         merged.reserveCapacity(rows.count + items.count)
@@ -217,7 +217,7 @@ extension _ListStorage {
     ///   row order), O(*k*) hashes and O(*n* + *k*) integer comparisons for *n* rows;
     ///   O(*n* + *k* log *n*) on the one-at-a-time path.
     @inlinable mutating func replaceAll(with items: [Item]) {
-        if let built = Self._build(items, comparator: areInIncreasingOrder, keepingEqualItemsOf: ids), built.isStrictlyIncreasing {
+        if let built = Self._build(items, comparator: areInIncreasingOrder, keepingEqualItemsOf: _fullIndex), built.isStrictlyIncreasing {
             self = built.storage
             return
         }

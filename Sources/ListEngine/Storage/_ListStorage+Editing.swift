@@ -51,7 +51,7 @@ extension _ListStorage {
         var idEdits = reduced
         let comparator = areInIncreasingOrder
         let onTwoThreads = idEdits.editCount >= threshold
-        guard let newIDs = ids.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
+        guard let newIDs = _fullIndex.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
         // The items to place and the stored items to find, each sorted by row order.
         let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit])>(([], []))
         let found = idEdits

@@ -3,6 +3,10 @@
 /// A value type whose copies share structure: taking a snapshot is O(1), and a mutation
 /// of one row copies O(log *n*) nodes. Every mutation here has the one-element-at-a-time
 /// meaning of the list's contract; bulk paths must produce identical results.
+///
+/// A list of at most ``_Tuning/unindexedListMaximumRows`` rows keeps no id index
+/// (`ids` is empty): a lookup by id reads the rows. A list of more rows keeps an index
+/// of every row. Every mutation ends in one state or the other, by the row count alone.
 @usableFromInline struct _ListStorage<Item: Hashable & DataSourceComparable>: Sendable {
     @usableFromInline typealias Comparator = @Sendable (Item, Item) -> Bool
 
@@ -16,10 +20,11 @@
         areInIncreasingOrder = comparator
     }
 
-    /// Storage made of rows and an id index that hold the same items.
+    /// Storage made of rows and an id index that hold the same items; the index is
+    /// dropped when the rows are few enough to go without one.
     @inlinable init(rows: _CountedBTree<Item>, ids: _IDIndex<Item>, comparator: _RowOrder<Item>) {
         self.rows = rows
-        self.ids = ids
+        self.ids = Self._keepsIndex(rowCount: rows.count) ? ids : _IDIndex()
         areInIncreasingOrder = comparator
     }
 
@@ -27,7 +32,45 @@
 
     @inlinable subscript(position: Int) -> Item { rows[position] }
 
-    @inlinable subscript(id id: Item.ID) -> Item? { ids[id] }
+    /// The item stored for `id`.
+    ///
+    /// - Complexity: O(log *n*); O(*n*) reads of ids, at most
+    ///   ``_Tuning/unindexedListMaximumRows``, without an index.
+    @inlinable subscript(id id: Item.ID) -> Item? {
+        guard ids.isEmpty else { return ids[id] }
+        return rows.firstPosition { $0.id == id }.map { rows[$0] }
+    }
+
+    // MARK: - The id index
+
+    /// Whether a list of `rowCount` rows keeps an id index.
+    @inlinable static func _keepsIndex(rowCount: Int) -> Bool {
+        rowCount > _Tuning.unindexedListMaximumRows
+    }
+
+    /// The id index of every row: the kept one, or one built from the rows of a list
+    /// that keeps none, for the bulk paths that work through an index.
+    ///
+    /// - Complexity: O(1) with an index; O(*n*) hashes and O(*n* log *n*) integer
+    ///   comparisons for the at most ``_Tuning/unindexedListMaximumRows`` rows of a list
+    ///   without.
+    @inlinable var _fullIndex: _IDIndex<Item> {
+        guard ids.isEmpty && !rows.isEmpty else { return ids }
+        return _IDIndex(uniqueItems: Array(rows))
+    }
+
+    /// Builds or drops the id index after a change of the row count moved the list
+    /// across ``_Tuning/unindexedListMaximumRows``.
+    ///
+    /// - Complexity: O(1), or O(*n*) for the at most
+    ///   ``_Tuning/unindexedListMaximumRows`` + 1 rows of a list that crossed.
+    @inlinable mutating func _indexIfNeeded() {
+        if Self._keepsIndex(rowCount: rows.count) {
+            if ids.isEmpty { ids = _IDIndex(uniqueItems: Array(rows)) }
+        } else if !ids.isEmpty {
+            ids = _IDIndex()
+        }
+    }
 
     // MARK: - Searching
 
@@ -44,8 +87,8 @@
     /// - Complexity: O(log *n* + *t*) comparisons, *t* = rows tied with the item; O(*n*)
     ///   only when the comparator is not a strict weak order and the search misses.
     @inlinable func position(of id: Item.ID) -> Int? {
-        guard let item = ids[id] else { return nil }
-        return position(ofStored: item)
+        guard ids.isEmpty else { return ids[id].map(position(ofStored:)) }
+        return rows.firstPosition { $0.id == id }
     }
 
     /// The position of an item known to be stored (its id is present).
@@ -86,6 +129,16 @@
     ///
     /// - Complexity: O(log *n*) comparisons.
     @inlinable mutating func _place(_ item: Item) -> (old: Int?, new: Int)? {
+        guard !ids.isEmpty else {
+            guard let position = rows.firstPosition(where: { $0.id == item.id }) else {
+                let place = upperBound(of: item)
+                rows.insert(item, at: place)
+                _indexIfNeeded()
+                return (nil, place)
+            }
+            if rows[position].isContentEqual(to: item) { return nil }
+            return (position, _move(from: position, to: item))
+        }
         let location = ids.locate(item.id)
         guard let stored = location.item else {
             let place = upperBound(of: item)
@@ -95,6 +148,16 @@
         }
         if stored.isContentEqual(to: item) { return nil }
         let position = position(ofStored: stored)
+        let place = _move(from: position, to: item)
+        ids.update(item, at: location)
+        return (position, place)
+    }
+
+    /// Replaces the row at `position` with `item`, where it sorts, and returns its new
+    /// position; the id index is left as it was.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @inlinable mutating func _move(from position: Int, to item: Item) -> Int {
         let less = areInIncreasingOrder
         let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
         let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
@@ -106,8 +169,7 @@
             place = upperBound(of: item)
             rows.insert(item, at: place)
         }
-        ids.update(item, at: location)
-        return (position, place)
+        return place
     }
 
     /// Adds items one at a time, left to right.
@@ -154,10 +216,16 @@
     /// - Complexity: O(log *n*) comparisons.
     @discardableResult
     @inlinable mutating func remove(id: Item.ID) -> Bool {
+        guard !ids.isEmpty else {
+            guard let position = rows.firstPosition(where: { $0.id == id }) else { return false }
+            rows.remove(at: position)
+            return true
+        }
         let location = ids.locate(id)
         guard let stored = location.item else { return false }
         rows.remove(at: position(ofStored: stored))
         ids.remove(at: location)
+        _indexIfNeeded()
         return true
     }
 
@@ -176,7 +244,7 @@
         if _EditStrategy.forRemoving(removedCount: doomedIDs.count, rowCount: rows.count) == .rebuild {
             let kept = rows.filter { keep.contains($0.id) }
             rows = _CountedBTree(kept)
-            ids = _IDIndex(uniqueItems: kept)
+            ids = Self._keepsIndex(rowCount: kept.count) ? _IDIndex(uniqueItems: kept) : _IDIndex()
         } else {
             for id in doomedIDs { remove(id: id) }
         }
