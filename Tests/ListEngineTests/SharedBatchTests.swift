@@ -89,6 +89,26 @@ private final class QuickRenderer: ListRenderer {
         #expect(log.released.load(ordering: .relaxed) == 10)
     }
 
+    @Test("a shared batch whose holders did not all finish is freed with the shared batch")
+    func freedWhenDroppedEarly() {
+        let log = ReleaseLog()
+        let comparator = _RowOrder<ProbedRow>.natural
+        var storage = _ListStorage<ProbedRow>(comparator: comparator)
+        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        let batch = ChangeBatch._compute(
+            from: ListSnapshot(_storage: storage, version: 1),
+            to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
+            touched: .all
+        )
+        storage = _ListStorage(comparator: comparator)
+        var shared: _SharedBatch<ProbedRow>? = _SharedBatch(consume batch, holders: 2)
+        shared?.finish()
+        #expect(shared?.isHeld == true)
+        #expect(log.released.load(ordering: .relaxed) == 0)
+        shared = nil
+        #expect(log.released.load(ordering: .relaxed) == 10)
+    }
+
     @Test("the rows a batch replaced are freed on the renderer's side, never on the diff queue")
     func replacedRowsNotFreedOnDiffQueue() async {
         let log = ReleaseLog()

@@ -19,15 +19,20 @@ import Synchronization
 /// for box in receivers { _send(shared, to: box) }   // each calls finish() when done
 /// ```
 ///
-/// Safety of `@unchecked Sendable`: `content` is written twice, in `init` (before the
-/// object is shared) and by the one holder whose ``finish()`` brings the count to zero;
-/// holders only read it, and only before their own ``finish()``. Each ``finish()``
-/// decrements with release ordering after the holder's last read, and the last one
-/// acquires before it writes, so every read happens before the write, and no two
-/// threads ever write it. `ChangeBatch` is `Sendable`.
+/// The batch lives in memory of its own, which the last ``finish()`` destroys and
+/// frees, and the object refers to it by pointer: the object's `deinit` runs in generic
+/// code, where destroying a stored `ChangeBatch<Item>` would first look up its type's
+/// metadata at run time, on every batch, for a field that is empty by then anyway.
+///
+/// Safety of `@unchecked Sendable`: `content` is written once, in `init` (before the
+/// object is shared); the batch it points to is read by holders only before their own
+/// ``finish()``, and destroyed by the one holder whose ``finish()`` brings the count to
+/// zero. Each ``finish()`` decrements with release ordering after the holder's last read,
+/// and the last one acquires before it destroys the batch, so every read happens before
+/// the destruction, and no two threads ever destroy it. `ChangeBatch` is `Sendable`.
 @usableFromInline final class _SharedBatch<Item: Hashable & DataSourceComparable>: @unchecked Sendable {
     /// The batch, until the last holder finishes.
-    @exclusivity(unchecked) @usableFromInline var content: ChangeBatch<Item>?
+    @usableFromInline let content: UnsafeMutablePointer<ChangeBatch<Item>>
     /// The holders that have not finished yet.
     @usableFromInline let remainingHolders: Atomic<Int>
 
@@ -39,21 +44,30 @@ import Synchronization
     @inlinable init(_ batch: consuming ChangeBatch<Item>, holders: Int) {
         precondition(holders >= 1, "A shared batch needs a holder")
         remainingHolders = Atomic(holders)
-        content = Optional(batch)
+        content = .allocate(capacity: 1)
+        content.initialize(to: batch)
+    }
+
+    /// Destroys the batch if some holder never finished.
+    @inlinable deinit {
+        if remainingHolders.load(ordering: .acquiring) > 0 {
+            content.deinitialize(count: 1)
+            content.deallocate()
+        }
     }
 
     /// The batch. Only valid before the caller's ``finish()``.
     ///
     /// - Complexity: O(1).
     @inlinable var batch: ChangeBatch<Item> {
-        guard let batch = content else { preconditionFailure("A shared batch was read after every holder finished") }
-        return batch
+        precondition(isHeld, "A shared batch was read after every holder finished")
+        return content.pointee
     }
 
     /// Whether a holder has yet to finish.
     @inlinable var isHeld: Bool { remainingHolders.load(ordering: .acquiring) > 0 }
 
-    /// Records that one holder is done with the batch; the last one drops it.
+    /// Records that one holder is done with the batch; the last one destroys it.
     ///
     /// - Complexity: O(1), plus, for the last holder, freeing what only the batch held:
     ///   O(*k* log *n*) nodes for *k* changed rows of *n*.
@@ -61,6 +75,7 @@ import Synchronization
         let remaining = remainingHolders.subtract(1, ordering: .acquiringAndReleasing).newValue
         precondition(remaining >= 0, "A shared batch was finished more often than it has holders")
         guard remaining == 0 else { return }
-        content = nil
+        content.deinitialize(count: 1)
+        content.deallocate()
     }
 }
