@@ -27,6 +27,13 @@ import Synchronization
     @exclusivity(unchecked) @usableFromInline var published: ListSnapshot<Item>
     /// The rows the steps applied since the last batch named; `nil` while none was applied.
     @exclusivity(unchecked) @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
+    /// The root leaf of the rows of the snapshot the last batch replaced, when the rows
+    /// fit in one leaf: the next one-row change copies the current root into it if
+    /// nothing else holds it by then (see ``_CountedBTree/_makeRootUnique(reusing:)``).
+    /// It keeps that version's rows alive until the next change, at most one leaf.
+    @exclusivity(unchecked) @usableFromInline var spareRowRoot: _CountedBTree<Item>._Node? = nil
+    /// The same for the id index.
+    @exclusivity(unchecked) @usableFromInline var spareIDRoot: _CountedBTree<_IDEntry<Item>>._Node? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
     /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a
@@ -62,6 +69,7 @@ import Synchronization
         switch _EditStrategy.forRun(namedRows: run.count, isOneItemAdded: isOneItemAdded, isFirstChange: touched == nil, rowCount: rowCount) {
         case .placeOne:
             guard case .add(let items) = run.calls[0] else { preconditionFailure("a one-item run is an add") }
+            _reuseSpareRoots()
             // An item equal to the stored one changes nothing, and so touches nothing.
             if let (old, new) = storage._place(items[0]) {
                 touched = .edited(_EditedRows(oneRowFrom: old, to: new))
@@ -114,7 +122,15 @@ import Synchronization
             }
             touch(ids)
         }
+        _reuseSpareRoots()
         storage.apply(run)
+    }
+
+    /// Before a change made in place: a root leaf shared with the published snapshot is
+    /// copied into the spare root of its tree, if nothing else holds that any more.
+    @inlinable func _reuseSpareRoots() {
+        storage.rows._makeRootUnique(reusing: &spareRowRoot)
+        storage.ids.entries._makeRootUnique(reusing: &spareIDRoot)
     }
 
     /// Removes every row; every row counts as touched.
@@ -245,7 +261,15 @@ import Synchronization
             published = batch.new  // with its sections
         }
         _checkInvariants(of: batch, touched: touched)
+        spareRowRoot = Self._leafRoot(of: batch.old._storage.rows)
+        spareIDRoot = Self._leafRoot(of: batch.old._storage.ids.entries)
         return batch
+    }
+
+    /// The root of `tree` when it is a leaf.
+    @inlinable static func _leafRoot<Element>(of tree: _CountedBTree<Element>) -> _CountedBTree<Element>._Node? {
+        guard let root = tree.root, root.isLeaf else { return nil }
+        return root
     }
 
     @inlinable func _assertOnQueue() {

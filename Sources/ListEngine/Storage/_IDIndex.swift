@@ -265,6 +265,9 @@ extension _IDIndex where Item: Equatable {
 /// values look different, never different values look the same.
 @inlinable func _haveTheSameBits<Value>(_ first: Value, _ second: Value) -> Bool {
     withUnsafeBytes(of: first) { first in
-        withUnsafeBytes(of: second) { second in first.elementsEqual(second) }
+        withUnsafeBytes(of: second) { second in
+            guard let firstBase = first.baseAddress, let secondBase = second.baseAddress else { return true }
+            return _haveTheSameBytes(firstBase, secondBase, count: first.count)
+        }
     }
 }

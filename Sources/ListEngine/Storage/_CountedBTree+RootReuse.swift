@@ -1,0 +1,72 @@
+/// Reusing a freed root leaf for the next copy of a short list's root.
+///
+/// A list short enough to fit in one leaf copies that leaf for every change, since the
+/// published snapshot shares it, and frees the copy of the version before once its
+/// batch is rendered: an allocation and a free the size of the list per change. The
+/// engine keeps the root leaf of the snapshot a batch replaced instead, and when that
+/// leaf is no longer held anywhere else by the next change, copies the current root
+/// into it: the same writes, without allocating, and without writing elements that are
+/// already there.
+extension _CountedBTree {
+    /// Makes a shared root leaf unique for a mutation by copying it into `spare`, when
+    /// `spare` is a leaf that nothing else holds with room for one more element; else
+    /// leaves the root as it is, for the mutation to copy. `spare` is `nil` afterwards
+    /// either way.
+    ///
+    /// - Complexity: O(*n*) for a root leaf of *n* elements: one comparison of bits per
+    ///   element, and a copy of each that differs.
+    @inlinable mutating func _makeRootUnique(reusing spare: inout _Node?) {
+        guard var node = spare else { return }
+        spare = nil
+        guard !isKnownUniquelyReferenced(&root), isKnownUniquelyReferenced(&node), node.isLeaf,
+              let current = root, current.isLeaf, node.elements.capacity > current.elements.count else { return }
+        node._becomeCopy(ofLeaf: current)
+        root = node
+    }
+}
+
+extension _CountedBTree._Node {
+    /// Makes this leaf hold the elements of `source`, writing only the elements whose
+    /// bits differ.
+    ///
+    /// - Precondition: both nodes are leaves and this one is uniquely referenced.
+    /// - Complexity: O(*n*) for *n* elements.
+    @inlinable func _becomeCopy(ofLeaf source: _CountedBTree._Node) {
+        let sourceCount = source.elements.count
+        let overlap = Swift.min(elements.count, sourceCount)
+        let stride = MemoryLayout<Element>.stride
+        elements.withUnsafeMutableBufferPointer { target in
+            source.elements.withUnsafeBufferPointer { origin in
+                guard let targetBase = target.baseAddress, let originBase = origin.baseAddress else { return }
+                for position in 0 ..< overlap
+                where !_haveTheSameBytes(UnsafeRawPointer(targetBase + position), UnsafeRawPointer(originBase + position), count: stride) {
+                    target[position] = origin[position]
+                }
+            }
+        }
+        if elements.count > sourceCount {
+            elements.removeLast(elements.count - sourceCount)
+        } else if sourceCount > overlap {
+            elements._append(copiesOf: source.elements, overlap ..< sourceCount)
+        }
+        count = sourceCount
+    }
+}
+
+/// Whether `count` bytes at `first` and at `second` are the same, compared a word at a
+/// time. Two values of one type with the same bytes are the same value (any references
+/// in them are to the same objects).
+@inlinable func _haveTheSameBytes(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if first.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            return false
+        }
+        offset += 8
+    }
+    while offset < count {
+        if first.load(fromByteOffset: offset, as: UInt8.self) != second.load(fromByteOffset: offset, as: UInt8.self) { return false }
+        offset += 1
+    }
+    return true
+}
