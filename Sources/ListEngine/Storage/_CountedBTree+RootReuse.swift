@@ -25,6 +25,26 @@ extension _CountedBTree {
     }
 }
 
+extension _CountedBTree {
+    /// Runs `body` on the elements of the root, made unique first, when the root is a
+    /// leaf with room for `room` more elements; returns `nil` and runs nothing otherwise.
+    ///
+    /// A short list's one-row change is then a few operations on one array instead of
+    /// several descents. `body` may insert at most `room` elements, and must leave them
+    /// in the tree's order.
+    ///
+    /// - Complexity: O(1) (O(*n*) when the shared root is copied), plus `body`.
+    @inlinable mutating func _editingRootLeaf<Result>(room: Int, _ body: (inout [Element]) -> Result) -> Result? {
+        guard root?.isLeaf == true, count + room <= fanout.leaf else { return nil }
+        _makeRootUnique()
+        let node = root.unsafelyUnwrapped
+        let result = body(&node.elements)
+        node.count = node.elements.count
+        if node.count == 0 { root = nil }
+        return result
+    }
+}
+
 extension _CountedBTree._Node {
     /// Makes this leaf hold the elements of `source`, writing only the elements whose
     /// bits differ.

@@ -131,8 +131,7 @@
     @inlinable mutating func _place(_ item: Item) -> (old: Int?, new: Int)? {
         guard !ids.isEmpty else {
             guard let position = rows.firstPosition(where: { $0.id == item.id }) else {
-                let place = upperBound(of: item)
-                rows.insert(item, at: place)
+                let place = _insert(item)
                 _indexIfNeeded()
                 return (nil, place)
             }
@@ -141,8 +140,7 @@
         }
         let location = ids.locate(item.id)
         guard let stored = location.item else {
-            let place = upperBound(of: item)
-            rows.insert(item, at: place)
+            let place = _insert(item)
             ids.update(item, at: location)
             return (nil, place)
         }
@@ -159,6 +157,9 @@
     /// - Complexity: O(log *n*) comparisons.
     @inlinable mutating func _move(from position: Int, to item: Item) -> Int {
         let less = areInIncreasingOrder
+        if let place = rows._editingRootLeaf(room: 0, { Self._move(in: &$0, from: position, to: item, less) }) {
+            return place
+        }
         let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
         let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
         var place = position
@@ -169,6 +170,38 @@
             place = upperBound(of: item)
             rows.insert(item, at: place)
         }
+        return place
+    }
+
+    /// ``_move(from:to:)`` on the elements of a root leaf.
+    @inlinable static func _move(in rows: inout [Item], from position: Int, to item: Item, _ less: _RowOrder<Item>) -> Int {
+        let fitsAfterPrevious = position == 0 || !less(item, rows[position - 1])
+        let fitsBeforeNext = position == rows.count - 1 || !less(rows[position + 1], item)
+        if fitsAfterPrevious && fitsBeforeNext {
+            rows[position] = item
+            return position
+        }
+        rows.remove(at: position)
+        let place = _CountedBTree<Item>._partitioningIndex(of: rows, in: 0 ..< rows.count) { less(item, $0) }
+        rows.insert(item, at: place)
+        return place
+    }
+
+    /// Inserts `item` at its upper bound (after every row that does not sort after it)
+    /// and returns its position; the id index is left as it was.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @inlinable mutating func _insert(_ item: Item) -> Int {
+        let less = areInIncreasingOrder
+        if let place = rows._editingRootLeaf(room: 1, { rows in
+            let place = _CountedBTree<Item>._partitioningIndex(of: rows, in: 0 ..< rows.count) { less(item, $0) }
+            rows.insert(item, at: place)
+            return place
+        }) {
+            return place
+        }
+        let place = upperBound(of: item)
+        rows.insert(item, at: place)
         return place
     }
 
