@@ -110,7 +110,7 @@ public struct ListEdits<Item: Hashable & DataSourceComparable> {
     /// Applies the pending `add` and `remove` calls to the list.
     @inlinable mutating func _applyPending() {
         _scope.check()
-        guard !_run.calls.isEmpty else { return }
+        guard !_run.isEmpty else { return }
         let run = _run
         _run = _EditRun()
         _engine.apply(run, joiningLateCalls: nil)

@@ -64,11 +64,11 @@ import Synchronization
     ///     whether any joined; `nil` for a run that may not.
     @inlinable func apply(_ run: _EditRun<Item>, joiningLateCalls joinLateCalls: ((inout _EditRun<Item>) -> Bool)?) {
         _assertOnQueue()
-        let isOneItemAdded = run.calls.count == 1 && run.count == 1 && { if case .add = run.calls[0] { true } else { false } }()
+        let isOneItemAdded = run.callCount == 1 && run.count == 1 && { if case .add = run.firstCall { true } else { false } }()
         let rowCount = storage.count
         switch _EditStrategy.forRun(namedRows: run.count, isOneItemAdded: isOneItemAdded, isFirstChange: touched == nil, rowCount: rowCount) {
         case .placeOne:
-            guard case .add(let items) = run.calls[0] else { preconditionFailure("a one-item run is an add") }
+            guard case .add(let items) = run.firstCall else { preconditionFailure("a one-item run is an add") }
             _reuseSpareRoots()
             // An item equal to the stored one changes nothing, and so touches nothing.
             if let (old, new) = storage._place(items[0]) {
@@ -94,7 +94,7 @@ import Synchronization
             // `remove(ids:)` and an `add` that coalesced, say) would go one call at a
             // time, a removal one id at a time: one pass over the rows still costs less,
             // unless a placed item ties.
-            if touched == nil, run.calls.count > 1, run.count >= _Tuning.bulkEditMinimumRows,
+            if touched == nil, run.callCount > 1, run.count >= _Tuning.bulkEditMinimumRows,
                let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run)) {
                 storage = edited
                 touched = .edited(rows)
@@ -114,7 +114,7 @@ import Synchronization
             // ids again at every doubling.
             var ids: [Item.ID] = []
             ids.reserveCapacity(run.count)
-            for call in run.calls {
+            run.forEachCall { call in
                 switch call {
                 case .add(let items): for item in items { ids.append(item.id) }
                 case .remove(let removed): ids.append(contentsOf: removed)

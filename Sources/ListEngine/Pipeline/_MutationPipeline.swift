@@ -139,7 +139,7 @@
     /// becomes one ``Step/edits(_:mayGrow:)`` step, which may grow when it is the last.
     ///
     /// - Complexity: O(*c*) for *c* commands.
-    @inlinable static func steps(of commands: [_Command<Item>]) -> [Step] {
+    @inlinable static func steps(of commands: consuming [_Command<Item>]) -> [Step] {
         var steps: [Step] = []
         var run = _EditRun<Item>()
         func endRun() {
@@ -147,7 +147,10 @@
             steps.append(.edits(run, mayGrow: false))
             run = _EditRun()
         }
-        for command in commands {
+        // Taken out of the array one by one, in order, so that no command is copied.
+        var commands = commands
+        commands.reverse()
+        while let command = commands.popLast() {
             switch command {
             case .add(let items): run.add(items)
             case .remove(let ids): run.remove(ids)

@@ -21,7 +21,7 @@
         var callIDs: [Item.ID] = [], callItems: [Item?] = []
         callIDs.reserveCapacity(run.count)
         callItems.reserveCapacity(run.count)
-        for call in run.calls {
+        run.forEachCall { call in
             switch call {
             case .add(let items):
                 for item in items {

@@ -5,7 +5,7 @@ extension _ListStorage {
     /// - Complexity: O(*k* log *n*) for *k* items and ids.
     @inlinable mutating func apply(_ run: _EditRun<Item>) {
         var adds: [Item] = []
-        for call in run.calls {
+        run.forEachCall { call in
             switch call {
             case .add(let items):
                 if adds.isEmpty { adds = items } else { adds.append(contentsOf: items) }
