@@ -66,19 +66,24 @@ private final class QuickRenderer: ListRenderer {
 }
 
 @Suite struct SharedBatchTests {
-    @Test("a shared batch is dropped by the last holder to finish")
-    func droppedByLastHolder() {
-        let log = ReleaseLog()
+    /// The batch that deletes `count` probed rows, shared by `holders`; its `old` snapshot is
+    /// the rows' only holder.
+    private static func sharedDeletion(of count: Int, logging log: ReleaseLog, holders: Int) -> _SharedBatch<ProbedRow> {
         let comparator = _RowOrder<ProbedRow>.natural
         var storage = _ListStorage<ProbedRow>(comparator: comparator)
-        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        storage.add(contentsOf: (0 ..< count).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
         let batch = ChangeBatch._compute(
             from: ListSnapshot(_storage: storage, version: 1),
             to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
             touched: .all
         )
-        storage = _ListStorage(comparator: comparator)  // the batch's `old` is the only holder now
-        let shared = _SharedBatch(consume batch, holders: 3)
+        return _SharedBatch(consume batch, holders: holders)
+    }
+
+    @Test("a shared batch is dropped by the last holder to finish")
+    func droppedByLastHolder() {
+        let log = ReleaseLog()
+        let shared = Self.sharedDeletion(of: 10, logging: log, holders: 3)
         #expect(shared.batch.deletions == Array(0 ..< 10))
         shared.finish()
         shared.finish()
@@ -92,16 +97,7 @@ private final class QuickRenderer: ListRenderer {
     @Test("a shared batch whose holders did not all finish is freed with the shared batch")
     func freedWhenDroppedEarly() {
         let log = ReleaseLog()
-        let comparator = _RowOrder<ProbedRow>.natural
-        var storage = _ListStorage<ProbedRow>(comparator: comparator)
-        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
-        let batch = ChangeBatch._compute(
-            from: ListSnapshot(_storage: storage, version: 1),
-            to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
-            touched: .all
-        )
-        storage = _ListStorage(comparator: comparator)
-        var shared: _SharedBatch<ProbedRow>? = _SharedBatch(consume batch, holders: 2)
+        var shared: _SharedBatch<ProbedRow>? = Self.sharedDeletion(of: 10, logging: log, holders: 2)
         shared?.finish()
         #expect(shared?.isHeld == true)
         #expect(log.released.load(ordering: .relaxed) == 0)
