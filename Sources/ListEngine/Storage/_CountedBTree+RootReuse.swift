@@ -30,8 +30,8 @@ extension _CountedBTree {
     /// leaf with room for `room` more elements; returns `nil` and runs nothing otherwise.
     ///
     /// A short list's one-row change is then a few operations on one array instead of
-    /// several descents. `body` may insert at most `room` elements, and must leave them
-    /// in the tree's order.
+    /// several descents. `body` may insert at most `room` elements, must not remove
+    /// them all, and must leave them in the tree's order.
     ///
     /// - Complexity: O(1) (O(*n*) when the shared root is copied), plus `body`.
     @inlinable mutating func _editingRootLeaf<Result>(room: Int, _ body: (inout [Element]) -> Result) -> Result? {
@@ -40,7 +40,6 @@ extension _CountedBTree {
         let node = root.unsafelyUnwrapped
         let result = body(&node.elements)
         node.count = node.elements.count
-        if node.count == 0 { root = nil }
         return result
     }
 }

@@ -38,7 +38,14 @@
     ///   ``_Tuning/unindexedListMaximumRows``, without an index.
     @inlinable subscript(id id: Item.ID) -> Item? {
         guard ids.isEmpty else { return ids[id] }
-        return rows.firstPosition { $0.id == id }.map { rows[$0] }
+        return _scannedPosition(of: id).map { rows[$0] }
+    }
+
+    /// The position of the row with `id`, found by reading the rows in order.
+    ///
+    /// - Complexity: O(*n*) comparisons of ids.
+    @inlinable func _scannedPosition(of id: Item.ID) -> Int? {
+        rows.firstPosition { $0.id == id }
     }
 
     // MARK: - The id index
@@ -66,7 +73,7 @@
     ///   ``_Tuning/unindexedListMaximumRows`` + 1 rows of a list that crossed.
     @inlinable mutating func _indexIfNeeded() {
         if Self._keepsIndex(rowCount: rows.count) {
-            if ids.isEmpty { ids = _IDIndex(uniqueItems: Array(rows)) }
+            if ids.isEmpty { ids = _fullIndex }
         } else if !ids.isEmpty {
             ids = _IDIndex()
         }
@@ -88,7 +95,7 @@
     ///   only when the comparator is not a strict weak order and the search misses.
     @inlinable func position(of id: Item.ID) -> Int? {
         guard ids.isEmpty else { return ids[id].map(position(ofStored:)) }
-        return rows.firstPosition { $0.id == id }
+        return _scannedPosition(of: id)
     }
 
     /// The position of an item known to be stored (its id is present).
@@ -105,12 +112,10 @@
             }
         }
         // Only reachable when the comparator is inconsistent: fall back to a scan.
-        var position = 0
-        for row in rows {
-            if row.id == item.id { return position }
-            position += 1
+        guard let position = _scannedPosition(of: item.id) else {
+            preconditionFailure("id index and rows disagree about \(item.id)")
         }
-        preconditionFailure("id index and rows disagree about \(item.id)")
+        return position
     }
 
     // MARK: - Mutating
@@ -130,7 +135,7 @@
     /// - Complexity: O(log *n*) comparisons.
     @inlinable mutating func _place(_ item: Item) -> (old: Int?, new: Int)? {
         guard !ids.isEmpty else {
-            guard let position = rows.firstPosition(where: { $0.id == item.id }) else {
+            guard let position = _scannedPosition(of: item.id) else {
                 let place = _insert(item)
                 _indexIfNeeded()
                 return (nil, place)
@@ -250,7 +255,7 @@
     @discardableResult
     @inlinable mutating func remove(id: Item.ID) -> Bool {
         guard !ids.isEmpty else {
-            guard let position = rows.firstPosition(where: { $0.id == id }) else { return false }
+            guard let position = _scannedPosition(of: id) else { return false }
             rows.remove(at: position)
             return true
         }
