@@ -309,8 +309,11 @@ struct CountedBTreeTests {
         var tree = _CountedBTree<Value>(count: 100, fanout: fanout) { Value(value: $0 * 2) }  // two leaves of 50, allocated for 50
         for value in 0 ..< 40 {
             tree.insert(Value(value: 1_000 + value), at: 3)  // the first leaf, held only here: grown in place
+            // The allocator may hand out a few bytes more than asked (glibc: a chunk whose
+            // remainder is too small to split), which the array counts as capacity; a
+            // leaf grown by doubling would have room for 128.
             for leaf in tree.leafNodes {
-                #expect(leaf.elements.capacity <= fanout.leaf + 2, "a leaf of \(leaf.elements.count) has room for \(leaf.elements.capacity)")
+                #expect(leaf.elements.capacity <= fanout.leaf + 8, "a leaf of \(leaf.elements.count) has room for \(leaf.elements.capacity)")
             }
         }
         #expect(tree.count == 140)
