@@ -113,4 +113,52 @@ func expectedIndexCount(_ rowCount: Int) -> Int {
             Self.expect(replaced, holds: oracle.rows, absent: [], "replaceAll, seed \(seed)")
         }
     }
+
+    /// A copy of `id` in storage of its own: equal to it, with other bytes when it is
+    /// longer than a string stored inline (15 bytes).
+    static func separatelyStored(_ id: String) -> String {
+        String(decoding: Array(id.utf8), as: UTF8.self)
+    }
+
+    @Test("a list without an index finds an id equal to the one asked for but stored apart")
+    func idsEqualWithOtherBytes() {
+        typealias Row = DataSourceItem<Int>
+        let limit = _Tuning.unindexedListMaximumRows
+        for seed in 0 ..< Self.seeds {
+            var rng = SplitMix64(seed: seed &+ 83_000)
+            // Short uids are stored inline, so equal ones have equal bytes; long ones are
+            // not, and each copy made by `separatelyStored` has bytes of its own.
+            func uid(_ number: Int) -> String {
+                number % 2 == 0 ? "r\(number)" : "a row whose uid is longer than fifteen bytes, \(number)"
+            }
+            var storage = _ListStorage<Row>(comparator: .natural)
+            var oracle = ListOracle<Row>(sortedBy: <)
+            let start = (0 ..< rng.int(in: 1 ..< limit)).map { Row(uid: uid($0), value: $0, index: Double(rng.int(in: 0 ..< 1_000_000))) }
+            storage.add(contentsOf: start)
+            oracle.add(start)
+            for step in 0 ..< 40 {
+                let number = rng.int(in: 0 ..< limit)
+                let id = Self.separatelyStored(uid(number))
+                switch rng.int(in: 0 ..< 3) {
+                case 0:  // re-keyed or new
+                    let row = Row(uid: id, value: number, index: Double(rng.int(in: 0 ..< 1_000_000)))
+                    storage.add(row)
+                    oracle.add([row])
+                case 1:
+                    storage.remove(id: id)
+                    oracle.remove(ids: [id])
+                default:
+                    break
+                }
+                let expectedPosition = oracle.rows.firstIndex { $0.uid == id }
+                guard Array(storage.rows) == oracle.rows, storage.ids.isEmpty, storage.position(of: id) == expectedPosition,
+                      storage[id: id] == expectedPosition.map({ oracle.rows[$0] }) else {
+                    let found = storage.position(of: id).map(String.init) ?? "none"
+                    let expected = expectedPosition.map(String.init) ?? "none"
+                    Issue.record("seed \(seed) step \(step), id \(id): \(storage.count) rows (\(oracle.rows.count) expected), found at \(found) (\(expected) expected)")
+                    break
+                }
+            }
+        }
+    }
 }

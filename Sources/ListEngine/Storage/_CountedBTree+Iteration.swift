@@ -101,6 +101,13 @@ extension _CountedBTree {
     /// - Complexity: O(*p*) calls of `predicate` for the *p* elements up to the one
     ///   found (all *n* when none is).
     @inlinable func firstPosition(where predicate: (Element) throws -> Bool) rethrows -> Int? {
+        if let root, root.isLeaf {
+            // A short list's rows, all in one array.
+            return try root.elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices where try predicate(elements[position]) { return position }
+                return nil
+            }
+        }
         var cursor = makeIterator()
         var position = 0
         while !cursor._isAtEnd {
