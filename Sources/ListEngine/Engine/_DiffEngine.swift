@@ -32,8 +32,14 @@ import Synchronization
     /// nothing else holds it by then (see ``_CountedBTree/_makeRootUnique(reusing:)``).
     /// It keeps that version's rows alive until the next change, at most one leaf.
     @exclusivity(unchecked) @usableFromInline var spareRowRoot: _CountedBTree<Item>._Node? = nil
+    /// The change that took `spareRowRoot`'s rows to the published ones, when the last
+    /// batch was one row placed (see ``placedRow``).
+    @exclusivity(unchecked) @usableFromInline var spareRowEdit: _CountedBTree<Item>._RootLeafEdit? = nil
     /// The same for the id index.
     @exclusivity(unchecked) @usableFromInline var spareIDRoot: _CountedBTree<_IDEntry<Item>>._Node? = nil
+    /// Where the row placed by the first change since the last batch was and is, when
+    /// that change was one row placed (`placeOne`).
+    @exclusivity(unchecked) @usableFromInline var placedRow: (old: Int?, new: Int)? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
     /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a
@@ -73,6 +79,7 @@ import Synchronization
             // An item equal to the stored one changes nothing, and so touches nothing.
             if let (old, new) = storage._place(items[0]) {
                 touched = .edited(_EditedRows(oneRowFrom: old, to: new))
+                placedRow = (old, new)
             }
             return
         case .bulkEdit:
@@ -129,7 +136,9 @@ import Synchronization
     /// Before a change made in place: a root leaf shared with the published snapshot is
     /// copied into the spare root of its tree, if nothing else holds that any more.
     @inlinable func _reuseSpareRoots() {
-        storage.rows._makeRootUnique(reusing: &spareRowRoot)
+        let edit = spareRowEdit
+        spareRowEdit = nil
+        storage.rows._makeRootUnique(reusing: &spareRowRoot, replaying: edit)
         storage.ids.entries._makeRootUnique(reusing: &spareIDRoot)
     }
 
@@ -241,6 +250,8 @@ import Synchronization
     ///   every row was touched.
     @inlinable func takeBatch() -> ChangeBatch<Item>? {
         _assertOnQueue()
+        let placedRow = placedRow
+        self.placedRow = nil
         guard let touched else { return nil }
         self.touched = nil
         // The new snapshot takes the published one's place, and the published one moves
@@ -262,6 +273,12 @@ import Synchronization
         }
         _checkInvariants(of: batch, touched: touched)
         spareRowRoot = Self._leafRoot(of: batch.old._storage.rows)
+        // One row placed, and nothing after it (any later change turns `touched` into
+        // ids or all rows): that placement is the whole change from the spare's rows.
+        spareRowEdit = nil
+        if let placedRow, case .edited = touched, spareRowRoot != nil, let after = Self._leafRoot(of: storage.rows) {
+            spareRowEdit = _CountedBTree._RootLeafEdit(removedAt: placedRow.old, insertedAt: placedRow.new, after: after)
+        }
         spareIDRoot = Self._leafRoot(of: batch.old._storage.ids.entries)
         return batch
     }

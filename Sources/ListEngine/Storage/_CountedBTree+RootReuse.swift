@@ -15,13 +15,40 @@ extension _CountedBTree {
     ///
     /// - Complexity: O(*n*) for a root leaf of *n* elements: one comparison of bits per
     ///   element, and a copy of each that differs.
-    @inlinable mutating func _makeRootUnique(reusing spare: inout _Node?) {
+    ///
+    /// When `edit` is the one-row change that took `spare`'s version to the current root,
+    /// and that root is still its `after`, the spare takes the same change instead: one
+    /// row out, one row in, and the rows between moved, without reading the others.
+    ///
+    /// - Parameters:
+    ///   - spare: the leaf to reuse.
+    ///   - edit: the change from `spare`'s rows to the current root's, if known.
+    @inlinable mutating func _makeRootUnique(reusing spare: inout _Node?, replaying edit: _RootLeafEdit? = nil) {
         guard var node = spare else { return }
         spare = nil
         guard !isKnownUniquelyReferenced(&root), isKnownUniquelyReferenced(&node), node.isLeaf,
               let current = root, current.isLeaf, node.elements.capacity > current.elements.count else { return }
+        if let edit, edit.after === current, node._replay(edit) {
+            root = node
+            return
+        }
         node._becomeCopy(ofLeaf: current)
         root = node
+    }
+
+    /// A one-row change between two versions of a root leaf: the row at `removedAt` of
+    /// the version before left it (`nil` for a new row), and the row at `insertedAt` of
+    /// `after`, the version it made, came in.
+    @usableFromInline struct _RootLeafEdit {
+        @usableFromInline let removedAt: Int?
+        @usableFromInline let insertedAt: Int
+        @usableFromInline let after: _Node
+
+        @inlinable init(removedAt: Int?, insertedAt: Int, after: _Node) {
+            self.removedAt = removedAt
+            self.insertedAt = insertedAt
+            self.after = after
+        }
     }
 }
 
@@ -45,6 +72,36 @@ extension _CountedBTree {
 }
 
 extension _CountedBTree._Node {
+    /// Makes this leaf, the version before `edit.after`, hold the elements of
+    /// `edit.after` by making the same change; returns `false`, changing nothing, when
+    /// the counts or offsets show that `edit` does not lead from this leaf's elements.
+    ///
+    /// - Precondition: both nodes are leaves, this one uniquely referenced, with room for
+    ///   one more element.
+    /// - Complexity: O(*n*) element moves for *n* elements, done as memory moves.
+    @inlinable func _replay(_ edit: _CountedBTree._RootLeafEdit) -> Bool {
+        let target = edit.after.elements
+        guard elements.count - (edit.removedAt == nil ? 0 : 1) + 1 == target.count,
+              edit.removedAt.map({ $0 >= 0 && $0 < elements.count }) ?? true,
+              edit.insertedAt >= 0 && edit.insertedAt < target.count else { return false }
+        if let removedAt = edit.removedAt { elements.remove(at: removedAt) }
+        elements.insert(target[edit.insertedAt], at: edit.insertedAt)
+        count = target.count
+        #if LIST_INTERNAL_CHECKS
+        let stride = MemoryLayout<Element>.stride
+        elements.withUnsafeBufferPointer { replayed in
+            target.withUnsafeBufferPointer { expected in
+                for position in replayed.indices {
+                    precondition(
+                        _haveTheSameBytes(UnsafeRawPointer(replayed.baseAddress.unsafelyUnwrapped + position), UnsafeRawPointer(expected.baseAddress.unsafelyUnwrapped + position), count: stride),
+                        "replaying a root leaf's edit made a row that differs from the leaf it copies, at \(position)")
+                }
+            }
+        }
+        #endif
+        return true
+    }
+
     /// Makes this leaf hold the elements of `source`, writing only the elements whose
     /// bits differ.
     ///
