@@ -53,8 +53,8 @@ extension ListDataSource {
     /// lingers, this thread polls for them, yielding its core between polls.
     @inlinable func _nextSteps() -> [_MutationPipeline<Item>.Step]? {
         while true {
-            let now = DispatchTime.now().uptimeNanoseconds
-            switch _shared.withLock({ $0.pipeline.next(at: now) }) {
+            // The time is read only when the pipeline has run out.
+            switch _shared.withLock({ $0.pipeline.next(at: DispatchTime.now().uptimeNanoseconds) }) {
             case .steps(let steps): return steps
             case .idle: return nil
             case .poll: sched_yield()

@@ -35,14 +35,16 @@ import Synchronization
     /// computed batch is sent to, kept so that sending one allocates nothing.
     @usableFromInline var receivingBoxes: [_RendererBox<Item>] = []
     @usableFromInline var latest: ListSnapshot<Item>
-    @usableFromInline var delivered: ListSnapshot<Item>
+    /// The entry whose ``Entry/shown`` is the delivered snapshot, or `nil` when it is
+    /// ``latest``: kept instead of a copy of that snapshot, which every batch rendered
+    /// would otherwise make and destroy.
+    @usableFromInline var deliveredSlot: Int? = nil
     /// The queues of detached renderer objects that may still be running what was sent
     /// to them (a render in progress, say), until they have run it.
     @usableFromInline var draining: [ObjectIdentifier: DispatchQueue] = [:]
 
     @inlinable init(initial: ListSnapshot<Item>) {
         latest = initial
-        delivered = initial
     }
 
     /// Registers a renderer, which receives nothing until `startReceiving`. Returns its
@@ -112,21 +114,27 @@ import Synchronization
         return nil
     }
 
-    /// Sets ``delivered`` to the oldest snapshot a renderer shows, or to ``latest``
-    /// without one.
+    /// The snapshot reads outside a renderer see: the oldest one a renderer shows, or
+    /// ``latest`` without one.
+    ///
+    /// - Complexity: O(1).
+    @inlinable var delivered: ListSnapshot<Item> {
+        deliveredSlot.flatMap { entries[$0].shown } ?? latest
+    }
+
+    /// Points ``deliveredSlot`` at the entry that shows the oldest snapshot, or at none.
     ///
     /// A loop rather than `compactMap` and `min`: this runs twice for every batch, and an
     /// array of snapshots, a generic type, takes a run-time metadata lookup to allocate.
-    /// The versions are compared as `Int`s, and a snapshot is copied only when
-    /// ``delivered`` changes: a data source's snapshots of one version are the same
-    /// snapshot, and every copy retains each of its parts.
+    /// The versions are compared as `Int`s in place, and no snapshot is copied.
+    ///
+    /// - Complexity: O(*r*) for *r* attached renderers.
     @inlinable mutating func updateDelivered() {
         var slowest: (slot: Int, version: Int)? = nil
         for slot in entries.indices {
             guard let version = entries[slot].shownVersion, version < slowest?.version ?? .max else { continue }
             slowest = (slot, version)
         }
-        guard delivered.version != slowest?.version ?? latest.version else { return }
-        delivered = slowest.flatMap { entries[$0.slot].shown } ?? latest
+        deliveredSlot = slowest?.slot
     }
 }

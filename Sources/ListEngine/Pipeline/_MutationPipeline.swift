@@ -118,13 +118,14 @@
     /// Called by the drain: what to do next.
     ///
     /// - Parameter now: the current time in nanoseconds, on the clock of ``submit(_:at:)``.
-    @inlinable mutating func next(at now: UInt64) -> Next {
+    @inlinable mutating func next(at now: @autoclosure () -> UInt64) -> Next {
         guard case .draining(let pending) = state else { return .idle }
         if !pending.isEmpty {
             state = .draining(pending: [])
             ranOutAt = nil
             return .steps(Self.steps(of: pending))
         }
+        let now = now()
         let ranOut = ranOutAt ?? now
         ranOutAt = ranOut
         if lingers {
@@ -141,6 +142,7 @@
     /// - Complexity: O(*c*) for *c* commands.
     @inlinable static func steps(of commands: consuming [_Command<Item>]) -> [Step] {
         var steps: [Step] = []
+        steps.reserveCapacity(commands.count)
         var run = _EditRun<Item>()
         func endRun() {
             guard !run.isEmpty else { return }
