@@ -4,22 +4,24 @@
 /// published snapshot shares it, and frees the copy of the version before once its
 /// batch is rendered: an allocation and a free the size of the list per change. The
 /// engine keeps the root leaf of the snapshot a batch replaced instead, and when that
-/// leaf is no longer held anywhere else by the next change, copies the current root
-/// into it: the same writes, without allocating, and without writing elements that are
-/// already there.
+/// leaf is no longer held anywhere else by the next change, brings it up to the current
+/// root: by making the one-row change that made that root again, when it is known, or
+/// else by copying the current root into it without writing the elements that are
+/// already there. Either way without allocating.
 extension _CountedBTree {
     /// Makes a shared root leaf unique for a mutation by copying it into `spare`, when
     /// `spare` is a leaf that nothing else holds with room for one more element; else
     /// leaves the root as it is, for the mutation to copy. `spare` is `nil` afterwards
     /// either way.
     ///
-    /// - Complexity: O(*n*) for a root leaf of *n* elements: one comparison of bits per
-    ///   element, and a copy of each that differs.
-    ///
     /// When `edit` is the one-row change that took `spare`'s version to the current root,
     /// and that root is still its `after`, the spare takes the same change instead: one
-    /// row out, one row in, and the rows between moved, without reading the others.
+    /// row out, one row in, and the rows after them moved in memory, without reading the
+    /// others.
     ///
+    /// - Complexity: O(*n*) for a root leaf of *n* elements: with `edit`, two moves of
+    ///   memory; without, one comparison of bits per element, and a copy of each that
+    ///   differs.
     /// - Parameters:
     ///   - spare: the leaf to reuse.
     ///   - edit: the change from `spare`'s rows to the current root's, if known.
