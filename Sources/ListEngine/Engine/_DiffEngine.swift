@@ -33,7 +33,8 @@ import Synchronization
     /// It keeps that version's rows alive until the next change, at most one leaf.
     @exclusivity(unchecked) @usableFromInline var spareRowRoot: _CountedBTree<Item>._Node? = nil
     /// The change that took `spareRowRoot`'s rows to the published ones, when the last
-    /// batch was one row placed (see ``placedRow``).
+    /// batch was one row placed (see ``placedRow``). Its `after` is the published root
+    /// leaf, which it holds until the next one-row change or the next batch.
     @exclusivity(unchecked) @usableFromInline var spareRowEdit: _CountedBTree<Item>._RootLeafEdit? = nil
     /// The same for the id index.
     @exclusivity(unchecked) @usableFromInline var spareIDRoot: _CountedBTree<_IDEntry<Item>>._Node? = nil
