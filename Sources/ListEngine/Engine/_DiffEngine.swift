@@ -29,7 +29,7 @@ import Synchronization
     @exclusivity(unchecked) @usableFromInline var touched: _TouchedRows<Item.ID>? = nil
     /// The root leaf of the rows of the snapshot the last batch replaced, when the rows
     /// fit in one leaf: the next one-row change copies the current root into it if
-    /// nothing else holds it by then (see ``_CountedBTree/_makeRootUnique(reusing:)``).
+    /// nothing else holds it by then (see ``_CountedBTree/_makeRootUnique(reusing:replaying:)``).
     /// It keeps that version's rows alive until the next change, at most one leaf.
     @exclusivity(unchecked) @usableFromInline var spareRowRoot: _CountedBTree<Item>._Node? = nil
     /// The change that took `spareRowRoot`'s rows to the published ones, when the last
@@ -39,7 +39,7 @@ import Synchronization
     /// The same for the id index.
     @exclusivity(unchecked) @usableFromInline var spareIDRoot: _CountedBTree<_IDEntry<Item>>._Node? = nil
     /// Where the row placed by the first change since the last batch was and is, when
-    /// that change was one row placed (`placeOne`).
+    /// that change was one row placed (`placeOne`) into the published rows themselves.
     @exclusivity(unchecked) @usableFromInline var placedRow: (old: Int?, new: Int)? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
@@ -76,11 +76,15 @@ import Synchronization
         switch _EditStrategy.forRun(namedRows: run.count, isOneItemAdded: isOneItemAdded, isFirstChange: touched == nil, rowCount: rowCount) {
         case .placeOne:
             guard case .add(let items) = run.firstCall else { preconditionFailure("a one-item run is an add") }
+            // The placement is the whole change from the published rows only if it starts
+            // from them: after a batch that showed nothing, the storage may hold rows that
+            // differ from the published ones in what content equality leaves out.
+            let startsFromPublished = storage.rows.root === published._storage.rows.root
             _reuseSpareRoots()
             // An item equal to the stored one changes nothing, and so touches nothing.
             if let (old, new) = storage._place(items[0]) {
                 touched = .edited(_EditedRows(oneRowFrom: old, to: new))
-                placedRow = (old, new)
+                if startsFromPublished { placedRow = (old, new) }
             }
             return
         case .bulkEdit:
@@ -139,7 +143,15 @@ import Synchronization
     @inlinable func _reuseSpareRoots() {
         let edit = spareRowEdit
         spareRowEdit = nil
+        #if LIST_INTERNAL_CHECKS
+        let rows = spareRowRoot == nil ? nil : Array(storage.rows)
+        #endif
         storage.rows._makeRootUnique(reusing: &spareRowRoot, replaying: edit)
+        #if LIST_INTERNAL_CHECKS
+        if let rows {
+            precondition(Array(storage.rows) == rows, "bringing the spare root leaf up to date changed the rows")
+        }
+        #endif
         storage.ids.entries._makeRootUnique(reusing: &spareIDRoot)
     }
 

@@ -89,18 +89,6 @@ extension _CountedBTree._Node {
         if let removedAt = edit.removedAt { elements.remove(at: removedAt) }
         elements.insert(target[edit.insertedAt], at: edit.insertedAt)
         count = target.count
-        #if LIST_INTERNAL_CHECKS
-        let stride = MemoryLayout<Element>.stride
-        elements.withUnsafeBufferPointer { replayed in
-            target.withUnsafeBufferPointer { expected in
-                for position in replayed.indices {
-                    precondition(
-                        _haveTheSameBytes(UnsafeRawPointer(replayed.baseAddress.unsafelyUnwrapped + position), UnsafeRawPointer(expected.baseAddress.unsafelyUnwrapped + position), count: stride),
-                        "replaying a root leaf's edit made a row that differs from the leaf it copies, at \(position)")
-                }
-            }
-        }
-        #endif
         return true
     }
 
