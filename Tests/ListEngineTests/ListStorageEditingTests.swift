@@ -406,3 +406,17 @@ private struct ClashingRow: Hashable, DataSourceComparable {
     var key: Int
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.key < rhs.key }
 }
+
+extension _EditRun {
+    /// Every call, in order, as one array, for tests to read and rewrite a run.
+    var calls: [Call] {
+        get {
+            guard let firstCall else { return [] }
+            return [firstCall] + laterCalls
+        }
+        set {
+            firstCall = newValue.first
+            laterCalls = Array(newValue.dropFirst())
+        }
+    }
+}

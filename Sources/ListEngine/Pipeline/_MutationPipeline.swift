@@ -142,7 +142,6 @@
     /// - Complexity: O(*c*) for *c* commands.
     @inlinable static func steps(of commands: consuming [_Command<Item>]) -> [Step] {
         var steps: [Step] = []
-        steps.reserveCapacity(commands.count)
         var run = _EditRun<Item>()
         func endRun() {
             guard !run.isEmpty else { return }

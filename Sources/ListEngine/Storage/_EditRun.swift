@@ -22,20 +22,6 @@
     /// The number of calls.
     @inlinable var callCount: Int { firstCall == nil ? 0 : 1 + laterCalls.count }
 
-    /// Every call, in order, as one array (made on each read).
-    ///
-    /// - Complexity: O(*c*) for *c* calls.
-    @inlinable var calls: [Call] {
-        get {
-            guard let firstCall else { return [] }
-            return [firstCall] + laterCalls
-        }
-        set {
-            firstCall = newValue.first
-            laterCalls = Array(newValue.dropFirst())
-        }
-    }
-
     /// Calls `body` with every call, in order, without making an array of them.
     @inlinable func forEachCall(_ body: (Call) throws -> Void) rethrows {
         guard let firstCall else { return }
