@@ -320,6 +320,23 @@ struct CountedBTreeTests {
         tree._checkInvariants()
     }
 
+    @Test("A build in two halves on two threads makes the tree one thread makes, leaf for leaf")
+    func concurrentBuild() {
+        for leaf in [4, 7, 512] {
+            let fanout = Tree._Fanout(leaf: leaf, branch: 4)
+            for size in [0, 1, leaf - 1, leaf, leaf + 1, 2 * leaf, 2 * leaf + 1, 37 * leaf + 3, 20_000] {
+                let alone = Tree(count: size, fanout: fanout) { $0 * 3 }
+                let inHalves = Tree(count: size, fanout: fanout, concurrently: true) { $0 * 3 }
+                let sequential = Tree(count: size, fanout: fanout, concurrently: false) { $0 * 3 }
+                inHalves._checkInvariants()
+                let context = "leaf \(leaf), size \(size)"
+                #expect(Array(inHalves) == Array(alone), "\(context)")
+                #expect(inHalves.leafNodes.map(\.elements) == alone.leafNodes.map(\.elements), "\(context)")
+                #expect(sequential.leafNodes.map(\.elements) == alone.leafNodes.map(\.elements), "\(context)")
+            }
+        }
+    }
+
     @Test("Bulk builds of every small size with small nodes")
     func bulkBuildSmallNodes() {
         for leaf in 4 ... 9 {

@@ -31,8 +31,9 @@ import Testing
         let (asked, batch) = withEngine(rows) { engine -> (Int, ChangeBatch<TestRow>?) in
             var asked = 0
             let bulk = run([.add((10_000 ..< 10_040).map { TestRow(id: $0, key: $0 * 2 + 1) })])
-            engine.apply(bulk) { run in
+            engine.apply(bulk) { run, waiting in
                 asked += 1
+                #expect(!waiting, "40 rows of 4,000: the edit is over before a wait would end")
                 run.remove([0, 1, 2])
                 return true
             }
@@ -45,11 +46,20 @@ import Testing
 
         let small = withEngine(rows) { engine -> Int in
             var asked = 0
-            engine.apply(run([.remove([5, 6])])) { _ in asked += 1; return false }
-            engine.apply(run([.remove([7])])) { _ in asked += 1; return false }
+            engine.apply(run([.remove([5, 6])])) { _, _ in asked += 1; return false }
+            engine.apply(run([.remove([7])])) { _, _ in asked += 1; return false }
             return asked
         }
         #expect(small == 0, "a run too small for a bulk edit does not wait for late calls")
+
+        let large = (0 ..< _Tuning.lateCallWaitMinimumListRows).map { TestRow(id: $0, key: $0 * 2) }
+        let waited = withEngine(large) { engine -> [Bool] in
+            var waited: [Bool] = []
+            let named = (1 ..< 1 + _Tuning.lateCallWaitMinimumRows).map { TestRow(id: -$0, key: $0 * 2 + 1) }
+            engine.apply(run([.add(named)])) { _, waiting in waited.append(waiting); return false }
+            return waited
+        }
+        #expect(waited == [true], "an edit of many rows of a large list waits for late calls")
     }
 
     @Test("one added item is placed alone; an equal item touches nothing and makes no batch")

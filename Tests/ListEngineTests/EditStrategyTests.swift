@@ -22,6 +22,15 @@ import Testing
         #expect(_EditStrategy.forRun(namedRows: bulk, isOneItemAdded: false, isFirstChange: true, rowCount: 0) == .oneAtATime)
     }
 
+    @Test("a bulk edit waits for late calls only when it names many rows of a large list")
+    func waitingForLateCalls() {
+        let rows = _Tuning.lateCallWaitMinimumRows, list = _Tuning.lateCallWaitMinimumListRows
+        #expect(_EditStrategy.waitsForLateCalls(namedRows: rows, rowCount: list))
+        #expect(_EditStrategy.waitsForLateCalls(namedRows: 10_000, rowCount: 1_000_000))
+        #expect(!_EditStrategy.waitsForLateCalls(namedRows: rows - 1, rowCount: 1_000_000), "a small edit takes less than the wait")
+        #expect(!_EditStrategy.waitsForLateCalls(namedRows: rows, rowCount: list - 1), "so does an edit of a smaller list")
+    }
+
     @Test("adding: into an empty list more than one item rebuilds; many items relative to the rows merge; else one at a time")
     func adding() {
         let merge = _Tuning.mergeMinimumItems, fraction = _Tuning.mergeListFraction

@@ -45,6 +45,24 @@ import Testing
         }
     }
 
+    @Test("a bulk add of items already in order builds its trees in halves, as one thread builds them")
+    func bulkAddInOrder() {
+        let count = _Tuning.parallelBuildMinimumItems + 3_001
+        let items = (0..<count).map { TestRow(id: count - $0, key: $0 * 2) }  // ids in another order than keys
+        var storage = _ListStorage<TestRow>(comparator: .natural)
+        storage.add(contentsOf: items)
+        #expect(Array(storage.rows) == items)
+        Self.expectIndexed(storage, "in order")
+        let alone = _IDIndex(uniqueItems: items)
+        #expect(storage.ids.entries.leafNodes.map { $0.elements.map(\.hash) } == alone.entries.leafNodes.map { $0.elements.map(\.hash) })
+        #expect(storage.rows.leafNodes.map(\.elements) == _CountedBTree(count: count) { items[$0] }.leafNodes.map(\.elements))
+
+        // A repeated id is found the same way.
+        var repeated = items
+        repeated[count / 2] = TestRow(id: items[3].id, key: items[count / 2].key)
+        #expect(_ListStorage<TestRow>._build(repeated, comparator: .natural) == nil)
+    }
+
     @Test("many new ids added at once equal inserting them one at a time, with and without ties")
     func mergedInsertion() {
         for seed in UInt64(0)..<4 {

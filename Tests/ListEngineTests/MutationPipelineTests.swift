@@ -256,6 +256,92 @@ struct GatedRow: Hashable, DataSourceComparable, CustomStringConvertible {
     }
 }
 
+/// How a large bulk edit polls for a late call when none came while its run was reduced.
+@Suite struct LateCallPollingTests {
+    /// A clock that advances `step` nanoseconds per reading, and the polls made so far.
+    final class Polls {
+        var time: UInt64 = 1_000
+        var yields = 0
+        var takes = 0
+        let step: UInt64
+
+        init(step: UInt64) { self.step = step }
+
+        func now() -> UInt64 {
+            defer { time += step }
+            return time
+        }
+    }
+
+    @Test("polling ends when a call joins, when a command of another kind waits, or at the deadline")
+    func pollingEnds() {
+        // A call joins at the third poll.
+        var polls = Polls(step: 10)
+        var joined = _pollForLateCalls(until: 2_000, now: polls.now, yield: { polls.yields += 1 }) {
+            polls.takes += 1
+            return (polls.takes == 3, false)
+        }
+        #expect(joined && polls.takes == 3 && polls.yields == 3, "each poll gives the core away first")
+
+        // Another command is pending: nothing after it may join, so polling stops.
+        polls = Polls(step: 10)
+        joined = _pollForLateCalls(until: 2_000, now: polls.now, yield: {}) {
+            polls.takes += 1
+            return (false, polls.takes == 2)
+        }
+        #expect(!joined && polls.takes == 2)
+
+        // Nothing comes: polling stops at the deadline, 100 readings of 10 ns after 1,000.
+        polls = Polls(step: 10)
+        joined = _pollForLateCalls(until: 2_000, now: polls.now, yield: {}) {
+            polls.takes += 1
+            return (false, false)
+        }
+        #expect(!joined && polls.takes == 100)
+
+        // A deadline already passed: no poll at all.
+        polls = Polls(step: 10)
+        joined = _pollForLateCalls(until: 500, now: polls.now, yield: {}) {
+            polls.takes += 1
+            return (true, false)
+        }
+        #expect(!joined && polls.takes == 0)
+    }
+
+    @Test("a call made while a large bulk run waits for late calls gives the rows of both calls, each batch replaying to the next")
+    func lateCallDuringTheWait() async {
+        let count = _Tuning.lateCallWaitMinimumListRows
+        let base = (0 ..< count).map { TestRow(id: $0, key: $0 * 10) }
+        let source = ListDataSource(base)
+        let recorder = BatchRecorder<TestRow>()
+        source.attach(recorder)
+        await source.flush()
+        _ = recorder.take()
+
+        let removed = Array(Array(stride(from: 0, to: count, by: 97)).prefix(_Tuning.lateCallWaitMinimumRows))
+        let added = (0 ..< 2_000).map { TestRow(id: count + $0, key: $0 * 13 + 5) }
+        // Distinct keys: the rows are those left and added, sorted (an oracle that
+        // inserts one row at a time would take minutes on this many).
+        let gone = Set(removed)
+        let expected = (base.filter { !gone.contains($0.id) } + added).sorted { $0 < $1 }
+        // The caller pauses between its calls, as a preempted one does: the second call
+        // joins the first one's batch when it comes within the wait (one batch), or
+        // makes its own (two); the rows are the same.
+        source.remove(ids: removed)
+        try? await Task.sleep(for: .microseconds(50))
+        source.add(added)
+        await source.flush()
+        let batches = recorder.take()
+        #expect((1 ... 2).contains(batches.count))
+        #expect(batches.last.map { Array($0.new) } == expected)
+        for batch in batches {
+            var replayed = Array(batch.old)
+            batch.apply(to: &replayed)
+            #expect(replayed == Array(batch.new))
+        }
+    }
+}
+
 /// The delivery ledger: what reads see as renderers progress.
 @Suite struct DeliveryLedgerTests {
     func snapshot(_ version: Int) -> ListSnapshot<TestRow> {

@@ -20,20 +20,6 @@ import Dispatch
     }
 }
 
-/// Returns `body()`, run on one of the process's ``_BulkThreads`` when they are free,
-/// otherwise on the calling thread: for building a large tree outside a bulk edit, so
-/// that its leaves come from the memory bulk edits reuse.
-@inlinable func _onBulkThread<Result: Sendable>(_ body: @Sendable () -> Result) -> Result {
-    let result = LockedState<Result?>(nil)
-    if _BulkThreads.shared.run(1, { _ in
-        let value = body()
-        result.withLock { $0 = value }
-    }), let value = result.withLock({ $0 }) {
-        return value
-    }
-    return body()
-}
-
 /// A few long-lived threads that run every part of a bulk edit.
 ///
 /// A bulk edit copies every leaf it touches, on several threads. With an allocator that
@@ -43,7 +29,9 @@ import Dispatch
 /// land on whichever threads are free, each with its own arena, and each arena comes to
 /// hold a copy of the list: the resident memory of a list of a million rows edited in
 /// bulk grew by about 70 MB per thread that had ever run a part. On the same few threads,
-/// every bulk edit reuses the storage the last one's replaced leaves gave back.
+/// every bulk edit reuses the storage the last one's replaced leaves gave back. A large
+/// list's trees are built on the same threads, each half where edits will copy it (see
+/// ``_CountedBTree/init(count:fanout:concurrently:element:)``).
 ///
 /// The threads start at the first bulk edit that needs them, and wait for work between
 /// edits.

@@ -24,7 +24,7 @@ extension ListDataSource {
                 case .edits(let run, mayGrow: false):
                     _engine.apply(run, joiningLateCalls: nil)
                 case .edits(let run, mayGrow: true):
-                    _engine.apply(run) { self._joinLateCalls(&$0) }
+                    _engine.apply(run) { self._joinLateCalls(&$0, waiting: $1) }
                 case .removeAll:
                     _engine.removeAll()
                 case .replaceAll(let items):
@@ -66,9 +66,42 @@ extension ListDataSource {
     /// `run`; returns whether any joined.
     ///
     /// The caller whose call woke this queue may have been preempted by it on its own
-    /// core before it could make its next call: the core is given back first.
-    @inlinable func _joinLateCalls(_ run: inout _EditRun<Item>) -> Bool {
+    /// core before it could make its next call: the core is given back first. When
+    /// `waiting`, and no call has come, this thread keeps polling for one, yielding its
+    /// core between polls, for up to ``_Tuning/lingerNanoseconds``, unless a command of
+    /// another kind comes first.
+    @inlinable func _joinLateCalls(_ run: inout _EditRun<Item>, waiting: Bool) -> Bool {
         sched_yield()
-        return _shared.withLock { $0.pipeline.takeLeadingEdits(into: &run) }
+        if _shared.withLock({ $0.pipeline.takeLeadingEdits(into: &run) }) { return true }
+        guard waiting else { return false }
+        let start = DispatchTime.now().uptimeNanoseconds
+        return _pollForLateCalls(
+            until: start + _Tuning.lingerNanoseconds, now: { DispatchTime.now().uptimeNanoseconds }, yield: { sched_yield() }
+        ) {
+            _shared.withLock { shared in
+                (shared.pipeline.takeLeadingEdits(into: &run), shared.pipeline.hasPendingCommands)
+            }
+        }
     }
+}
+
+/// Polls for late calls until one joins, a command of another kind is pending, or the
+/// clock reaches `deadline`; returns whether a call joined.
+///
+/// - Parameters:
+///   - now: the clock, in nanoseconds.
+///   - yield: gives the core away between polls.
+///   - take: moves pending `add` and `remove` calls into the run; says whether any
+///     joined and whether a command is still pending (one of another kind).
+/// - Complexity: O(1) per poll; the number of polls depends on the clock.
+@inlinable func _pollForLateCalls(
+    until deadline: UInt64, now: () -> UInt64, yield: () -> Void, take: () -> (joined: Bool, isOtherPending: Bool)
+) -> Bool {
+    while now() < deadline {
+        yield()
+        let (joined, isOtherPending) = take()
+        if joined { return true }
+        if isOtherPending { return false }
+    }
+    return false
 }

@@ -63,13 +63,16 @@ import Synchronization
     /// the named ids); when the run may grow, it then calls `joinLateCalls`, which moves
     /// calls submitted meanwhile into the run, and reduces again if any joined. So a
     /// caller that makes several such calls in a row gets one batch and one pass over
-    /// the touched leaves, and the run's batch waits at most one reduction for them.
+    /// the touched leaves, and the run's batch waits at most one reduction for them,
+    /// plus, for a run of many rows of a large list that no call joined, a short wait
+    /// for one (``_EditStrategy/waitsForLateCalls(namedRows:rowCount:)``).
     ///
     /// - Parameters:
     ///   - run: the calls, in order.
     ///   - joinLateCalls: for a run that may grow, moves later calls into it and returns
-    ///     whether any joined; `nil` for a run that may not.
-    @inlinable func apply(_ run: _EditRun<Item>, joiningLateCalls joinLateCalls: ((inout _EditRun<Item>) -> Bool)?) {
+    ///     whether any joined, waiting a little for one when told to; `nil` for a run
+    ///     that may not.
+    @inlinable func apply(_ run: _EditRun<Item>, joiningLateCalls joinLateCalls: ((inout _EditRun<Item>, _ waiting: Bool) -> Bool)?) {
         _assertOnQueue()
         let isOneItemAdded = run.callCount == 1 && run.count == 1 && { if case .add = run.firstCall { true } else { false } }()
         let rowCount = storage.count
@@ -90,7 +93,8 @@ import Synchronization
         case .bulkEdit:
             var run = run
             var reduced = _IDEditor<Item>(run)
-            if let joinLateCalls, joinLateCalls(&run) {
+            if let joinLateCalls,
+               joinLateCalls(&run, _EditStrategy.waitsForLateCalls(namedRows: run.count, rowCount: rowCount)) {
                 reduced = _IDEditor<Item>(run)
             }
             if _EditStrategy.isBulkEditWorthwhile(namedRows: run.count, rowCount: rowCount),

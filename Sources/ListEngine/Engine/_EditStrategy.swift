@@ -36,6 +36,18 @@
         return .oneAtATime
     }
 
+    /// Whether a bulk edit of a run naming `namedRows` rows of `rowCount` waits a little
+    /// for the caller's next `add` or `remove` call to join it, when none came while the
+    /// run was reduced. Such an edit copies most leaves of a large list and takes
+    /// milliseconds; a call that missed it would make a second batch that copies them
+    /// all again while renderers may still hold the first one's old rows, so that three
+    /// versions of the list are in memory at once.
+    ///
+    /// - Complexity: O(1).
+    @inlinable static func waitsForLateCalls(namedRows: Int, rowCount: Int) -> Bool {
+        namedRows >= _Tuning.lateCallWaitMinimumRows && rowCount >= _Tuning.lateCallWaitMinimumListRows
+    }
+
     /// Whether a run naming `namedRows` rows of `rowCount` is large enough for a bulk
     /// edit to pay and small enough for it to beat whole-list merges. Checked again when
     /// late calls join a run.

@@ -24,6 +24,15 @@
     /// two threads, and sort the items to place and the stored items on two threads.
     @inlinable static var parallelEditMinimumIDs: Int { 256 }
 
+    /// A bulk edit of a run naming at least this many rows, in a list of at least
+    /// ``lateCallWaitMinimumListRows`` rows, waits up to ``lingerNanoseconds`` for a
+    /// late call to join it (see ``_EditStrategy/waitsForLateCalls(namedRows:rowCount:)``):
+    /// such an edit takes milliseconds, so the wait costs a few percent at most.
+    @inlinable static var lateCallWaitMinimumRows: Int { 1_024 }
+
+    /// See ``lateCallWaitMinimumRows``.
+    @inlinable static var lateCallWaitMinimumListRows: Int { 131_072 }
+
     // MARK: Adding and removing many rows one call at a time
 
     /// An `add` of at least this many items is merged with every row in one pass ...
@@ -60,7 +69,8 @@
     /// How long a drain that ran out of commands keeps polling for the next one before
     /// its thread sleeps, and how soon after a drain ran out a submission must come to
     /// make the next drain poll at all. Waking a sleeping thread costs more than placing
-    /// a row in a large list, so when calls come this quickly polling wins.
+    /// a row in a large list, so when calls come this quickly polling wins. Also the
+    /// longest a large bulk edit waits for a late call (``lateCallWaitMinimumRows``).
     @inlinable static var lingerNanoseconds: UInt64 { 200_000 }
 
     // MARK: Storage

@@ -115,6 +115,14 @@
         return true
     }
 
+    /// Whether a command waits to be taken.
+    ///
+    /// - Complexity: O(1).
+    @inlinable var hasPendingCommands: Bool {
+        guard case .draining(let pending) = state else { return false }
+        return !pending.isEmpty
+    }
+
     /// Called by the drain: what to do next.
     ///
     /// - Parameter now: the current time in nanoseconds, on the clock of ``submit(_:at:)``.

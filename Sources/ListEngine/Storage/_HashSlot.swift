@@ -1,5 +1,5 @@
 /// An id's hash and the position of its item in the input.
-@usableFromInline struct _HashSlot {
+@usableFromInline struct _HashSlot: Sendable {
     @usableFromInline var hash: Int
     @usableFromInline var index: Int
 

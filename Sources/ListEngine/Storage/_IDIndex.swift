@@ -39,7 +39,16 @@
     /// - Complexity: O(*n*) hashes, O(*n*) integer operations to sort them, O(*n*) to build.
     @inlinable init?(distinctItems items: [Item]) {
         guard let slots = Self._slotsByHash(distinctItems: items) else { return nil }
-        entries = _CountedBTree(count: slots.count) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
+        self.init(slots: slots, of: items, concurrently: false)
+    }
+
+    /// The index of `items` from their slots by hash (see ``_slotsByHash(distinctItems:)``).
+    ///
+    /// - Parameter concurrently: whether to build the entries' leaves on two threads
+    ///   (see ``_CountedBTree/init(count:fanout:concurrently:element:)``).
+    /// - Complexity: O(*n*).
+    @inlinable init(slots: [_HashSlot], of items: [Item], concurrently: Bool) {
+        entries = _CountedBTree(count: slots.count, concurrently: concurrently) { _IDEntry(hash: slots[$0].hash, item: items[slots[$0].index]) }
     }
 
     /// The hashes of the items' ids with the items' positions, by ascending hash (equal

@@ -46,44 +46,48 @@ extension _ListStorage {
         // the sorted halves are then merged.
         let count = items.count
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
-        let ids = LockedState<(index: _IDIndex<Item>, kept: [(index: Int, item: Item)])?>(nil)
+        let onTwoThreads = _EditStrategy.buildsOnTwoThreads(itemCount: count)
+        // The index's entries by hash, or (keeping stored items) the index itself.
+        let ids = LockedState<_IndexParts?>(nil)
         let halves = LockedState<[[Int32]]>([[], []])
-        @Sendable func buildIndex() {
-            var kept: [(index: Int, item: Item)] = []
-            let index = stored.map { _IDIndex(distinctItems: items, keepingEqualItemsOf: $0, kept: &kept) } ?? _IDIndex(distinctItems: items)
-            ids.withLock { $0 = index.map { ($0, kept) } }
+        @Sendable func prepareIndex() {
+            if let stored {
+                var kept: [(index: Int, item: Item)] = []
+                let index = _IDIndex(distinctItems: items, keepingEqualItemsOf: stored, kept: &kept)
+                ids.withLock { $0 = index.map { .built($0, kept: kept) } }
+            } else {
+                let slots = _IDIndex<Item>._slotsByHash(distinctItems: items)
+                ids.withLock { $0 = slots.map { .slots($0) } }
+            }
+        }
+        /// The index, its leaves built where bulk edits copy them when it is large; `nil`
+        /// when two items share an id.
+        func builtIndex() -> (index: _IDIndex<Item>, kept: [(index: Int, item: Item)])? {
+            switch ids.withLock({ $0 }) {
+            case nil: return nil
+            case let .built(index, kept): return (index, kept)
+            case let .slots(slots): return (_IDIndex(slots: slots, of: items, concurrently: onTwoThreads), [])
+            }
         }
         // Items that arrive strictly increasing (a refresh in row order, say) need no sort
         // and have no ties: one pass of comparisons finds out.
         if checkingTies, _isStrictlyIncreasing(items, comparator: comparator) {
-            let rows = LockedState<_CountedBTree<Item>?>(nil)
-            _forEachConcurrently(_EditStrategy.buildsOnTwoThreads(itemCount: count) ? 2 : 1) { part in
-                if part == 0 {
-                    buildIndex()
-                } else {
-                    let tree = _CountedBTree(count: count) { items[$0] }
-                    rows.withLock { $0 = tree }
-                }
-            }
-            guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
-            var tree = rows.withLock { $0 } ?? _CountedBTree(count: count) { items[$0] }
-            var isStrictlyIncreasing = true
-            if !kept.isEmpty {
-                // Rows from the items with the stored ones put back; they may sort otherwise.
-                let items = _replacing(kept, in: items)
-                tree = _CountedBTree(count: count) { items[$0] }
-                isStrictlyIncreasing = _isStrictlyIncreasing(items, comparator: comparator)
-            }
+            prepareIndex()
+            guard let (index, kept) = builtIndex() else { return nil }
+            // Rows from the items, with any stored ones put back; those may sort otherwise.
+            let rowItems = kept.isEmpty ? items : _replacing(kept, in: items)
+            let tree = _CountedBTree(count: count, concurrently: onTwoThreads) { rowItems[$0] }
+            let isStrictlyIncreasing = kept.isEmpty || _isStrictlyIncreasing(rowItems, comparator: comparator)
             let storage = _ListStorage(rows: tree, ids: index, comparator: comparator)
             storage._checkInvariants()
             return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
         }
-        if _EditStrategy.buildsOnTwoThreads(itemCount: count) {
+        if onTwoThreads {
             let middle = count / 2
             _forEachConcurrently(3) { part in
                 switch part {
                 case 0:
-                    buildIndex()
+                    prepareIndex()
                 case 1:
                     let order = comparator.sortedPositions(of: items, 0 ..< middle)
                     halves.withLock { $0[0] = order }
@@ -93,22 +97,27 @@ extension _ListStorage {
                 }
             }
         } else {
-            buildIndex()
+            prepareIndex()
             halves.withLock { $0[0] = comparator.sortedPositions(of: items, 0 ..< count) }
         }
-        guard let (index, kept) = ids.withLock({ $0 }) else { return nil }
+        guard let (index, kept) = builtIndex() else { return nil }
         // Take the halves out of the lock so that their memory goes as soon as they are merged.
         let order = _merged(items, halves.withLock { ($0.removeFirst(), $0.removeFirst()) }, comparator: comparator)
         // With stored items put back, the order holds only if they still sort strictly
         // increasing in it (then it is their unique sorted order).
         let items = kept.isEmpty ? items : _replacing(kept, in: items)
         let isStrictlyIncreasing = (checkingTies || !kept.isEmpty) && _isStrictlyIncreasing(items, order, comparator: comparator)
-        @Sendable func rowTree() -> _CountedBTree<Item> { _CountedBTree(count: order.count) { items[Int(order[$0])] } }
-        // A large tree's leaves are allocated where bulk edits will copy them (see `_BulkThreads`).
-        let rows = _EditStrategy.buildsOnTwoThreads(itemCount: count) ? _onBulkThread(rowTree) : rowTree()
+        let rows = _CountedBTree(count: order.count, concurrently: onTwoThreads) { items[Int(order[$0])] }
         let storage = _ListStorage(rows: rows, ids: index, comparator: comparator)
         storage._checkInvariants()
         return _Built(storage: storage, isStrictlyIncreasing: isStrictlyIncreasing)
+    }
+
+    /// What the first step of a build yields for the id index: the entries' hashes and
+    /// items' positions by hash, or the whole index when stored items are kept.
+    @usableFromInline enum _IndexParts: Sendable {
+        case slots([_HashSlot])
+        case built(_IDIndex<Item>, kept: [(index: Int, item: Item)])
     }
 
     /// `items` with `replacements[i].item` at position `replacements[i].index`.
