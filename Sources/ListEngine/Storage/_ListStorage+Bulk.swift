@@ -61,9 +61,10 @@ extension _ListStorage {
             }
         }
         /// The index, its leaves built where bulk edits copy them when it is large; `nil`
-        /// when two items share an id.
+        /// when two items share an id. The slots are taken out of the lock, so that their
+        /// memory goes once the index is built, before the rows are.
         func builtIndex() -> (index: _IDIndex<Item>, kept: [(index: Int, item: Item)])? {
-            switch ids.withLock({ $0 }) {
+            switch ids.withLock({ state in defer { state = nil }; return state }) {
             case nil: return nil
             case let .built(index, kept): return (index, kept)
             case let .slots(slots): return (_IDIndex(slots: slots, of: items, concurrently: onTwoThreads), [])
