@@ -53,13 +53,29 @@ import Testing
         #expect(small == 0, "a run too small for a bulk edit does not wait for late calls")
 
         let large = (0 ..< _Tuning.lateCallWaitMinimumListRows).map { TestRow(id: $0, key: $0 * 2) }
-        let waited = withEngine(large) { engine -> [Bool] in
+        let named = (1 ..< 1 + _Tuning.lateCallWaitMinimumRows).map { TestRow(id: -$0, key: $0 * 2 + 1) }
+        let (waited, joined) = withEngine(large) { engine -> ([Bool], ChangeBatch<TestRow>?) in
             var waited: [Bool] = []
-            let named = (1 ..< 1 + _Tuning.lateCallWaitMinimumRows).map { TestRow(id: -$0, key: $0 * 2 + 1) }
-            engine.apply(run([.add(named)])) { _, waiting in waited.append(waiting); return false }
-            return waited
+            engine.apply(run([.add(named)])) { run, waiting in
+                waited.append(waiting)
+                // A call that came during the wait; with it the run names more rows than a
+                // bulk edit beats merges for, and still goes in one pass.
+                run.remove([0, 1, 2])
+                run.add((0 ..< 20_000).map { TestRow(id: 1_000_000 + $0, key: 300_001 + $0 * 2) })
+                return true
+            }
+            return (waited, engine.takeBatch())
         }
         #expect(waited == [true], "an edit of many rows of a large list waits for late calls")
+        #expect(joined?.deletions == [0, 1, 2])
+        #expect(joined?.insertions.count == named.count + 20_000)
+        if let joined {
+            let expected = (large.dropFirst(3) + named + (0 ..< 20_000).map { TestRow(id: 1_000_000 + $0, key: 300_001 + $0 * 2) }).sorted { $0 < $1 }
+            #expect(Array(joined.new) == expected)
+            var replayed = Array(joined.old)
+            joined.apply(to: &replayed)
+            #expect(replayed == expected)
+        }
     }
 
     @Test("one added item is placed alone; an equal item touches nothing and makes no batch")

@@ -49,8 +49,12 @@ import Testing
     func bulkAddInOrder() {
         let count = _Tuning.parallelBuildMinimumItems + 3_001
         let items = (0..<count).map { TestRow(id: count - $0, key: $0 * 2) }  // ids in another order than keys
-        var storage = _ListStorage<TestRow>(comparator: .natural)
-        storage.add(contentsOf: items)
+        guard let built = _ListStorage<TestRow>._build(items, comparator: .natural) else {
+            Issue.record("distinct ids were taken for repeated ones")
+            return
+        }
+        let storage = built.storage
+        #expect(built.isStrictlyIncreasing)
         #expect(Array(storage.rows) == items)
         Self.expectIndexed(storage, "in order")
         let alone = _IDIndex(uniqueItems: items)

@@ -319,7 +319,7 @@ struct GatedRow: Hashable, DataSourceComparable, CustomStringConvertible {
         _ = recorder.take()
 
         let removed = Array(Array(stride(from: 0, to: count, by: 97)).prefix(_Tuning.lateCallWaitMinimumRows))
-        let added = (0 ..< 2_000).map { TestRow(id: count + $0, key: $0 * 13 + 5) }
+        let added = (0 ..< 2_000).map { TestRow(id: count + $0, key: $0 * 70 + 5) }  // between the base keys
         // Distinct keys: the rows are those left and added, sorted (an oracle that
         // inserts one row at a time would take minutes on this many).
         let gone = Set(removed)

@@ -10,8 +10,9 @@ import Dispatch
 /// Runs `body(0)`, …, `body(parts - 1)`, on separate threads when `parts > 1`, and
 /// returns when all are done.
 ///
-/// Parts run on the process's ``_BulkThreads`` when they are free (a call from another
-/// list's bulk edit may hold them), otherwise on the calling thread and dispatch's pool.
+/// Parts run on the process's ``_BulkThreads`` when they are free (another list's bulk
+/// edit or build may hold them, or this call may come from a part running there),
+/// otherwise on the calling thread and dispatch's pool.
 @inlinable func _forEachConcurrently(_ parts: Int, _ body: @Sendable (Int) -> Void) {
     if parts == 1 {
         body(0)
@@ -33,8 +34,8 @@ import Dispatch
 /// list's trees are built on the same threads, each half where edits will copy it (see
 /// ``_CountedBTree/init(count:fanout:concurrently:element:)``).
 ///
-/// The threads start at the first bulk edit that needs them, and wait for work between
-/// edits.
+/// The threads start at the first bulk edit or large build that needs them, and wait for
+/// work between calls.
 @usableFromInline final class _BulkThreads: Sendable {
     @usableFromInline static let shared = _BulkThreads()
 

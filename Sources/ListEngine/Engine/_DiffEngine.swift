@@ -97,13 +97,15 @@ import Synchronization
                joinLateCalls(&run, _EditStrategy.waitsForLateCalls(namedRows: run.count, rowCount: rowCount)) {
                 reduced = _IDEditor<Item>(run)
             }
-            if _EditStrategy.isBulkEditWorthwhile(namedRows: run.count, rowCount: rowCount),
-               let (edited, rows) = storage._editing(reduced: reduced) {
+            // A run that late calls made too large for a bulk edit to beat merges still
+            // goes in one pass, as several such calls do below: one at a time, a
+            // removal would go one id at a time.
+            if let (edited, rows) = storage._editing(reduced: reduced) {
                 storage = edited
                 touched = .edited(rows)
                 return
             }
-            // A tie, or too many late calls: the calls go one at a time.
+            // A tie: the calls go one at a time.
             applyOneAtATime(run)
         default:
             // Several calls too large together for a bulk edit to pay over a merge (a

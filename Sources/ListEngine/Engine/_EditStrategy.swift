@@ -49,8 +49,8 @@
     }
 
     /// Whether a run naming `namedRows` rows of `rowCount` is large enough for a bulk
-    /// edit to pay and small enough for it to beat whole-list merges. Checked again when
-    /// late calls join a run.
+    /// edit to pay and small enough for it to beat whole-list merges. (A run that late
+    /// calls made larger still goes in one pass: see `_DiffEngine.apply`.)
     ///
     /// - Complexity: O(1).
     @inlinable static func isBulkEditWorthwhile(namedRows: Int, rowCount: Int) -> Bool {

@@ -62,8 +62,9 @@ extension _CountedBTree where Element: Sendable {
     /// Creates the tree ``init(count:fanout:element:)`` creates, the leaves of its earlier
     /// and later halves built on two threads: those on which bulk edits copy them.
     ///
-    /// A bulk edit cuts its pass near the middle of the tree and copies the earlier
-    /// part's leaves on one of the ``_BulkThreads`` and the later part's on another.
+    /// A bulk edit cuts its pass near its middle edit (near the middle of the tree for
+    /// edits spread evenly over it) and copies the earlier part's leaves on one of the
+    /// ``_BulkThreads`` and the later part's on another.
     /// With an allocator that returns a freed block to the arena of the thread that
     /// allocated it (glibc), a leaf built on the thread that later copies it gives its
     /// storage back where that thread's next copies come from; built on one thread, the

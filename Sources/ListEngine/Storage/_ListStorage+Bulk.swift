@@ -41,9 +41,12 @@ extension _ListStorage {
     @inlinable static func _build(
         _ items: [Item], comparator: _RowOrder<Item>, checkingTies: Bool = true, keepingEqualItemsOf stored: _IDIndex<Item>? = nil
     ) -> _Built? {
-        // The id index (hash, check ids, build) and the sort of each half of the rows
-        // need nothing from each other, so large inputs do them on separate threads;
-        // the sorted halves are then merged.
+        // Hashing the ids and checking them (or, keeping stored items, building the whole
+        // id index) and the sort of each half of the rows need nothing from each other,
+        // so large inputs do them on separate threads; the sorted halves are then merged,
+        // and the trees of a large list built, each in halves on two threads (see
+        // `_CountedBTree.init(count:fanout:concurrently:element:)`). An index built while
+        // keeping stored items is built in one piece.
         let count = items.count
         precondition(count < Int(Int32.max), "a list holds fewer than 2^31 rows")
         let onTwoThreads = _EditStrategy.buildsOnTwoThreads(itemCount: count)
