@@ -75,8 +75,12 @@ extension _CountedBTree where Element: Sendable {
     /// - Parameter concurrently: whether to build on two threads; `false` builds as
     ///   ``init(count:fanout:element:)`` does, on the calling thread.
     @inlinable init(count total: Int, fanout: _Fanout = .default, concurrently: Bool, element: @Sendable (Int) -> Element) {
-        let sizes = Self._evenSizes(total: Swift.max(total, 1), target: fanout.leaf, capacity: fanout.leaf)
-        guard concurrently, total > 0, sizes.count >= 2 else {
+        guard concurrently, total > 0 else {
+            self.init(count: total, fanout: fanout, element: element)
+            return
+        }
+        let sizes = Self._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf)
+        guard sizes.count >= 2 else {
             self.init(count: total, fanout: fanout, element: element)
             return
         }
