@@ -33,6 +33,16 @@
     /// See ``lateCallWaitMinimumRows``.
     @inlinable static var lateCallWaitMinimumListRows: Int { 131_072 }
 
+    /// A bulk edit of an id index of at least this many entries writes its ids into the
+    /// index's overlay instead of copying the leaves they fall into (see ``_IDIndex``).
+    /// Below it, the leaves are few and copying them costs little.
+    @inlinable static var idOverlayMinimumEntries: Int { 65_536 }
+
+    /// The overlay holds at most one entry in this many of the index's main entries: a
+    /// bulk edit that would take it further folds it into the main entries first, and
+    /// a bulk edit of more ids edits the main entries.
+    @inlinable static var idOverlayListFraction: Int { 16 }
+
     // MARK: Adding and removing many rows one call at a time
 
     /// An `add` of at least this many items is merged with every row in one pass ...

@@ -9,6 +9,29 @@
     }
 }
 
+/// What an entry of the id index's overlay says about its id, against the main entries.
+@usableFromInline enum _OverlayKind: UInt8, Sendable {
+    /// The id is not in the main entries; the overlay entry holds its item.
+    case added
+    /// The id is in the main entries; the overlay entry holds its item now.
+    case changed
+    /// The id is in the main entries and has been removed; the overlay entry's item is
+    /// read only for its id.
+    case removed
+}
+
+/// One entry of the id index's overlay: an id and what became of it since the main
+/// entries were built.
+@usableFromInline struct _OverlayEntry<Item: DataSourceComparable>: Sendable {
+    @usableFromInline var entry: _IDEntry<Item>
+    @usableFromInline var kind: _OverlayKind
+
+    @inlinable init(_ entry: _IDEntry<Item>, _ kind: _OverlayKind) {
+        self.entry = entry
+        self.kind = kind
+    }
+}
+
 /// A persistent map from id to item, ordered by the ids' hashes.
 ///
 /// One counted B-tree holds the entries (hash and item) by ascending hash, so a lookup
@@ -16,9 +39,22 @@
 /// Copying is O(1) and a mutation copies only the O(log *n*) nodes on its path, so the
 /// `old` and `new` snapshots of a batch share nearly all of it. Ids with equal hashes
 /// sit next to each other; lookups scan that (almost always single-entry) run.
+///
+/// A bulk edit of a large index does not copy the main entries' leaves it falls into
+/// (with its ids spread over the list, that is every leaf): it writes its ids into a
+/// second, small tree beside them, the overlay, which a lookup reads first. The main
+/// entries stay shared with the snapshots of earlier versions. Once the overlay would
+/// pass a fraction of the list (``_Tuning/idOverlayListFraction``), it is folded into
+/// the main entries in one walk. Single-row changes edit the overlay entry of an id
+/// that has one, and the main entries otherwise.
 @usableFromInline struct _IDIndex<Item: DataSourceComparable>: Sendable {
-    /// The entries, by ascending hash.
+    /// The main entries, by ascending hash.
     @usableFromInline var entries: _CountedBTree<_IDEntry<Item>>
+    /// The ids that bulk edits added, changed or removed since `entries` was built, by
+    /// ascending hash; each at most once, and ahead of `entries` for its id.
+    @usableFromInline var overlay = _CountedBTree<_OverlayEntry<Item>>()
+    /// The overlay's added ids less its removed ones.
+    @usableFromInline var overlayCountChange = 0
 
     @inlinable init() {
         entries = _CountedBTree()
@@ -77,21 +113,25 @@
         return slots
     }
 
-    @inlinable var count: Int { entries.count }
+    @inlinable var count: Int { entries.count + overlayCountChange }
 
-    @inlinable var isEmpty: Bool { entries.isEmpty }
+    @inlinable var isEmpty: Bool { count == 0 }
 
     /// Where `id` is, or where it would be inserted.
     @usableFromInline struct Location {
+        /// The position in the overlay when `overlayKind` is set, in the main entries otherwise.
         @usableFromInline var position: Int
         @usableFromInline var hash: Int
         /// The stored item, when the id is present.
         @usableFromInline var item: Item?
+        /// The kind of the id's overlay entry, when it has one.
+        @usableFromInline var overlayKind: _OverlayKind?
 
-        @inlinable init(position: Int, hash: Int, item: Item?) {
+        @inlinable init(position: Int, hash: Int, item: Item?, overlayKind: _OverlayKind? = nil) {
             self.position = position
             self.hash = hash
             self.item = item
+            self.overlayKind = overlayKind
         }
     }
 
@@ -101,17 +141,37 @@
     ///   same hash.
     @inlinable func locate(_ id: Item.ID) -> Location {
         let hash = id.hashValue
-        guard var (position, entry) = entries.partitioningElement(where: { $0.hash >= hash }) else {
+        if !overlay.isEmpty, let (position, entry) = Self._find(id, hash: hash, in: overlay, entry: { $0.entry }),
+           entry.entry.hash == hash && entry.entry.item.id == id {
+            return Location(position: position, hash: hash, item: entry.kind == .removed ? nil : entry.entry.item, overlayKind: entry.kind)
+        }
+        guard let (position, entry) = Self._find(id, hash: hash, in: entries, entry: { $0 }) else {
             return Location(position: entries.count, hash: hash, item: nil)
         }
+        return Location(position: position, hash: hash, item: entry.hash == hash && entry.item.id == id ? entry.item : nil)
+    }
+
+    /// The element of `tree` for `id` with its position, or else the first element after
+    /// the run of `hash` with its position, or `nil` when no element follows.
+    @inlinable static func _find<Element>(
+        _ id: Item.ID, hash: Int, in tree: _CountedBTree<Element>, entry: (Element) -> _IDEntry<Item>
+    ) -> (position: Int, element: Element)? {
+        guard var (position, element) = tree.partitioningElement(where: { entry($0).hash >= hash }) else { return nil }
         // Almost always the entry the search ends at; colliding hashes are read one by one.
-        while entry.hash == hash {
-            if entry.item.id == id { return Location(position: position, hash: hash, item: entry.item) }
+        while entry(element).hash == hash && entry(element).item.id != id {
             position += 1
-            guard position < entries.count else { break }
-            entry = entries[position]
+            guard position < tree.count else { return nil }
+            element = tree[position]
         }
-        return Location(position: position, hash: hash, item: nil)
+        return (position, element)
+    }
+
+    /// The main entries' item for `id`, whatever the overlay says.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable func _mainItem(_ id: Item.ID, hash: Int) -> Item? {
+        guard let (_, entry) = Self._find(id, hash: hash, in: entries, entry: { $0 }), entry.hash == hash, entry.item.id == id else { return nil }
+        return entry.item
     }
 
     /// The item stored for `id`.
@@ -134,7 +194,10 @@
     /// - Complexity: O(log *n*).
     @inlinable mutating func update(_ item: Item, at location: Location) {
         let entry = _IDEntry(hash: location.hash, item: item)
-        if location.item != nil {
+        if let kind = location.overlayKind {
+            overlay[location.position] = _OverlayEntry(entry, kind == .added ? .added : .changed)
+            if kind == .removed { overlayCountChange += 1 }
+        } else if location.item != nil {
             entries[location.position] = entry
         } else {
             entries.insert(entry, at: location.position)
@@ -157,18 +220,27 @@
     ///
     /// - Complexity: O(log *n*).
     @inlinable mutating func remove(at location: Location) {
-        entries.remove(at: location.position)
+        switch location.overlayKind {
+        case nil: entries.remove(at: location.position)
+        case .added: overlay.remove(at: location.position)
+        case .changed: overlay[location.position].kind = .removed
+        case .removed: preconditionFailure("removing an id the index does not hold")
+        }
+        if location.overlayKind != nil { overlayCountChange -= 1 }
     }
 
     @inlinable mutating func removeAll() {
         entries.removeAll()
+        overlay.removeAll()
+        overlayCountChange = 0
     }
 
     /// The index holding the entries of both indexes, or `nil` when they share an id.
     ///
     /// - Complexity: O(*n* + *m*) integer comparisons and copies.
     @inlinable func _merging(_ other: _IDIndex) -> _IDIndex? {
-        let left = entries._array, right = other.entries._array
+        let this = _folded
+        let left = this.entries._array, right = other._folded.entries._array
         var merged: [_IDEntry<Item>] = []
         merged.reserveCapacity(left.count + right.count)
         var i = 0, j = 0
@@ -177,7 +249,7 @@
                 merged.append(right[j])
                 j += 1
             } else {
-                if right[j].hash == left[i].hash && _sharesID(with: other, hash: left[i].hash) { return nil }
+                if right[j].hash == left[i].hash && this._sharesID(with: other, hash: left[i].hash) { return nil }
                 merged.append(left[i])
                 i += 1
             }
@@ -190,7 +262,7 @@
     }
 
     /// Whether an id with `hash` is in both indexes (hash collisions are rare, so this is
-    /// called rarely and may search).
+    /// called rarely and may search). This index must have no overlay.
     @inlinable func _sharesID(with other: _IDIndex, hash: Int) -> Bool {
         var position = entries.partitioningIndex { $0.hash >= hash }
         while position < count {
@@ -213,7 +285,63 @@
             precondition(entry.hash == entry.item.id.hashValue, "id index: hash \(entry.hash) stored beside \(entry.item.id)")
             previous = entry.hash
         }
+        overlay._checkInvariants()
+        previous = Int.min
+        var countChange = 0
+        for change in overlay {
+            let entry = change.entry
+            precondition(entry.hash >= previous, "id index overlay: hashes out of order")
+            precondition(entry.hash == entry.item.id.hashValue, "id index overlay: hash \(entry.hash) stored beside \(entry.item.id)")
+            precondition((_mainItem(entry.item.id, hash: entry.hash) == nil) == (change.kind == .added), "id index overlay: \(change.kind) for \(entry.item.id)")
+            previous = entry.hash
+            countChange += change.kind == .added ? 1 : change.kind == .removed ? -1 : 0
+        }
+        precondition(countChange == overlayCountChange, "id index overlay: count change \(overlayCountChange), entries say \(countChange)")
         #endif
+    }
+
+    /// The index with its overlay folded into the main entries, and no overlay.
+    ///
+    /// - Complexity: O(*n* + *d*) for *n* main entries and *d* overlay entries.
+    @inlinable var _folded: _IDIndex {
+        guard !overlay.isEmpty else { return self }
+        let changes = overlay._array
+        var main = entries.makeIterator()
+        var nextChange = 0
+        // The entries of a run of one hash that the overlay names, in the order they go.
+        var run: [_IDEntry<Item>] = [], nextInRun = 0
+        var folded = _IDIndex()
+        folded.entries = _CountedBTree(count: count, fanout: entries.fanout) { _ in
+            while true {
+                if nextInRun < run.count {
+                    defer { nextInRun += 1 }
+                    return run[nextInRun]
+                }
+                if nextChange == changes.count || (!main._isAtEnd && main.leaf[main.index].hash < changes[nextChange].entry.hash) {
+                    precondition(!main._isAtEnd, "id index: overlay count change disagrees with its entries")
+                    defer { main._skip() }
+                    return main.leaf[main.index]
+                }
+                // The main entries of this hash, as the overlay leaves them, then its added ids.
+                let hash = changes[nextChange].entry.hash
+                let first = nextChange
+                while nextChange < changes.count && changes[nextChange].entry.hash == hash { nextChange += 1 }
+                let named = changes[first ..< nextChange]
+                run.removeAll(keepingCapacity: true)
+                nextInRun = 0
+                while !main._isAtEnd && main.leaf[main.index].hash == hash {
+                    let entry = main.leaf[main.index]
+                    main._skip()
+                    guard let change = named.first(where: { $0.entry.item.id == entry.item.id }) else {
+                        run.append(entry)
+                        continue
+                    }
+                    if change.kind == .changed { run.append(change.entry) }
+                }
+                for change in named where change.kind == .added { run.append(change.entry) }
+            }
+        }
+        return folded
     }
 }
 
@@ -242,7 +370,7 @@ extension _IDIndex where Item: Equatable {
         // The stored entries are read in place, at a cursor that stops at the first
         // entry whose hash is not below the current slot's; ids sharing a hash (almost
         // never) are looked for further on without moving it.
-        var cursor = stored.entries.makeIterator()
+        var cursor = stored._folded.entries.makeIterator()
         var taken: [(index: Int, item: Item)] = []
         entries = _CountedBTree(count: slots.count) { position in
             let slot = slots[position], item = byHash[position]

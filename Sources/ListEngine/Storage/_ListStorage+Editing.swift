@@ -36,22 +36,36 @@ extension _ListStorage {
     /// comparator turns out inconsistent).
     ///
     /// From `concurrentFrom` named ids on, each pass is cut in two halves that run on
-    /// two threads, with the same result.
+    /// two threads, with the same result. A large id index takes the ids into its
+    /// overlay (see ``_IDIndex/_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)``,
+    /// whose last two parameters `overlay` passes on).
     ///
     /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
-    @inlinable func _editing(_ run: _EditRun<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs) -> (storage: _ListStorage, edited: _EditedRows)? {
+    @inlinable func _editing(
+        _ run: _EditRun<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs, overlay: (minimum: Int, fraction: Int) = _ListStorage._overlay
+    ) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, run.count > 0 else { return nil }
-        return _editing(reduced: _IDEditor<Item>(run), concurrentFrom: threshold)
+        return _editing(reduced: _IDEditor<Item>(run), concurrentFrom: threshold, overlay: overlay)
+    }
+
+    /// When a bulk edit writes into the id index's overlay: from this many main entries,
+    /// for edits of at most one id in this many.
+    @inlinable static var _overlay: (minimum: Int, fraction: Int) {
+        (_Tuning.idOverlayMinimumEntries, _Tuning.idOverlayListFraction)
     }
 
     /// ``_editing(_:concurrentFrom:)`` for a run already reduced to one edit per id.
-    @inlinable func _editing(reduced: _IDEditor<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs) -> (storage: _ListStorage, edited: _EditedRows)? {
+    @inlinable func _editing(
+        reduced: _IDEditor<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs, overlay: (minimum: Int, fraction: Int) = _ListStorage._overlay
+    ) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, reduced.editCount > 0 else { return nil }
         var idEdits = reduced
         let comparator = areInIncreasingOrder
         let onTwoThreads = idEdits.editCount >= threshold
-        guard let newIDs = _fullIndex.entries._editingConcurrently(with: &idEdits, from: threshold) else { return nil }
+        guard let index = _fullIndex._editing(with: &idEdits, concurrentFrom: threshold, overlayMinimum: overlay.minimum, overlayFraction: overlay.fraction) else {
+            return nil
+        }
         // The items to place and the stored items to find, each sorted by row order.
         let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit])>(([], []))
         let found = idEdits
@@ -68,8 +82,6 @@ extension _ListStorage {
         let (insertions, stored) = sorted.withLock { $0 }
         var rowEdits = _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
         guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
-        var index = _IDIndex<Item>()
-        index.entries = newIDs
         let storage = _ListStorage(rows: newRows, ids: index, comparator: areInIncreasingOrder)
         storage._checkInvariants()
         return (storage, rowEdits.edited)

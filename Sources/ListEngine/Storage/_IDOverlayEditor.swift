@@ -1,0 +1,190 @@
+/// The id-index side of a bulk edit of a large index: the edits of an ``_IDEditor``
+/// applied to the index's overlay, the main entries left as they are.
+///
+/// Each named id's main item is looked up before the pass. The pass finds the id's
+/// overlay entry, if any; the id's stored item (``_IDEditor/oldItems``) is that entry's,
+/// or else the main item. The id then gets the overlay entry its new item calls for:
+/// - none, when the calls leave the stored item (an existing entry stays as it is);
+/// - none, when the id is removed and has no main item, or its new item is its main
+///   item, bit for bit (as when a change is undone);
+/// - `.removed`, when it is removed and has a main item;
+/// - `.changed` or `.added` with the new item, whether or not it has a main item.
+@usableFromInline struct _IDOverlayEditor<Item: Hashable & DataSourceComparable>: _TreeEditor, Sendable {
+    /// The edits, their stored items filled in by the pass.
+    @usableFromInline var ids: _IDEditor<Item>
+    /// Per edit: the main entries' item for its id.
+    @usableFromInline let mainItems: [Item?]
+    /// For the edits of the current leaf: the slot of the id's entry, or the complement
+    /// (`~slot`) of where an absent id goes.
+    @usableFromInline var slots: [Int] = []
+
+    @inlinable init(_ ids: _IDEditor<Item>, mainItems: [Item?]) {
+        self.ids = ids
+        self.mainItems = mainItems
+    }
+
+    /// What the pass writes for an edit.
+    @usableFromInline enum _Outcome {
+        /// The id's overlay entry, if it has one, stays.
+        case keep
+        /// The id has no overlay entry.
+        case none
+        case write(_OverlayEntry<Item>)
+    }
+
+    /// What edit `edit` leaves in the overlay, once its stored item is known.
+    @inlinable func outcome(_ edit: Int) -> _Outcome {
+        if ids.isUnchanged(edit) { return .keep }
+        let hash = ids.hashes[edit]
+        guard let new = ids.newItems[edit] else {
+            return mainItems[edit].map { .write(_OverlayEntry(_IDEntry(hash: hash, item: $0), .removed)) } ?? .none
+        }
+        guard let main = mainItems[edit] else { return .write(_OverlayEntry(_IDEntry(hash: hash, item: new), .added)) }
+        return _haveTheSameBits(main, new) ? .none : .write(_OverlayEntry(_IDEntry(hash: hash, item: new), .changed))
+    }
+
+    /// How many more ids the index holds after the pass than before.
+    @inlinable var countChange: Int {
+        var change = 0
+        for edit in 0 ..< ids.editCount {
+            change += (ids.newItems[edit] == nil ? 0 : 1) - (ids.oldItems[edit] == nil ? 0 : 1)
+        }
+        return change
+    }
+
+    @inlinable var editCount: Int { ids.editCount }
+
+    @inlinable func edit(_ edit: Int, belongsAtOrAfter element: _OverlayEntry<Item>) -> Bool {
+        ids.hashes[edit] >= element.entry.hash
+    }
+
+    @inlinable mutating func count(after edits: Range<Int>, in leaf: [_OverlayEntry<Item>], oldOffset: Int) -> Int? {
+        var total = leaf.count
+        var cursor = 0
+        var previousHash: Int? = nil
+        slots.removeAll(keepingCapacity: true)
+        for edit in edits {
+            let hash = ids.hashes[edit]
+            // Two named ids with one hash in one leaf: left to the one-at-a-time path.
+            if hash == previousHash { return nil }
+            previousHash = hash
+            cursor = _CountedBTree<_OverlayEntry<Item>>._partitioningIndex(of: leaf, from: cursor) { $0.entry.hash >= hash }
+            var probe = cursor
+            while probe < leaf.count && leaf[probe].entry.hash == hash && leaf[probe].entry.item.id != ids.ids[edit] { probe += 1 }
+            if probe < leaf.count && leaf[probe].entry.hash == hash {
+                ids.oldItems[edit] = leaf[probe].kind == .removed ? nil : leaf[probe].entry.item
+                if case .none = outcome(edit) { total -= 1 }
+                slots.append(probe)
+                cursor = probe + 1
+            } else {
+                // An absent id whose hash starts this leaf: the run may begin in the leaf before.
+                if cursor == 0 && oldOffset > 0 && !leaf.isEmpty && leaf[0].entry.hash == hash { return nil }
+                ids.oldItems[edit] = mainItems[edit]
+                if case .write = outcome(edit) { total += 1 }
+                slots.append(~probe)  // where it goes: after the run of its hash
+                cursor = probe
+            }
+        }
+        return total
+    }
+
+    @inlinable mutating func apply(
+        _ edits: Range<Int>, to leaf: [_OverlayEntry<Item>], oldOffset: Int, newOffset: Int, into output: inout _LeafWriter<_OverlayEntry<Item>>
+    ) -> Bool {
+        var cursor = 0
+        for (edit, slot) in zip(edits, slots) {
+            let isFound = slot >= 0, position = isFound ? slot : ~slot
+            output.append(contentsOf: leaf, cursor ..< position)
+            cursor = isFound ? position + 1 : position
+            switch outcome(edit) {
+            case .keep: if isFound { output.append(leaf[position]) }
+            case .none: break
+            case .write(let entry): output.append(entry)
+            }
+        }
+        output.append(contentsOf: leaf, cursor ..< leaf.count)
+        return true
+    }
+
+    @inlinable mutating func keep(_ subtree: _CountedBTree<_OverlayEntry<Item>>._Node) -> Bool { true }
+
+    @inlinable mutating func beginLaterPart() {}
+
+    @inlinable mutating func join(
+        _ later: _IDOverlayEditor, laterEdits: Range<Int>, emittedBefore: Int, lastBefore: _OverlayEntry<Item>?, firstAfter: _OverlayEntry<Item>?
+    ) -> Bool {
+        for edit in laterEdits { ids.oldItems[edit] = later.ids.oldItems[edit] }
+        return true
+    }
+}
+
+extension _IDIndex where Item: Hashable {
+    /// The index after `edits`, whose stored items (``_IDEditor/oldItems``) the pass
+    /// fills in; `nil` when the bulk path does not apply.
+    ///
+    /// An index of at least `overlayMinimum` main entries takes an edit of at most one id
+    /// in `overlayFraction` of them into its overlay, folding the overlay into the main
+    /// entries first when it would pass that size. Otherwise the overlay is folded in and
+    /// the main entries are edited, cut in two halves on two threads from `threshold` ids.
+    ///
+    /// - Complexity: into the overlay, O(*k* log *n*) for *k* edits, plus O(*n*) when it
+    ///   is folded; otherwise O(*k* log *n*) plus O(*l* · *b*) copies for the *l* leaves
+    ///   of *b* entries the ids fall into, plus O(*n*) to fold an overlay.
+    @inlinable func _editing(
+        with edits: inout _IDEditor<Item>, concurrentFrom threshold: Int,
+        overlayMinimum: Int = _Tuning.idOverlayMinimumEntries, overlayFraction: Int = _Tuning.idOverlayListFraction
+    ) -> _IDIndex? {
+        let bound = entries.count / overlayFraction
+        if entries.count >= overlayMinimum && edits.editCount <= bound {
+            let base = overlay.count + edits.editCount <= bound ? self : _folded
+            return base._editingOverlay(with: &edits, concurrently: edits.editCount >= threshold)
+        }
+        guard let edited = _folded.entries._editingConcurrently(with: &edits, from: threshold) else { return nil }
+        var index = _IDIndex()
+        index.entries = edited
+        return index
+    }
+
+    /// The index after `edits`, written into its overlay.
+    ///
+    /// - Parameter concurrently: whether to look the ids up in the main entries on two threads.
+    @inlinable func _editingOverlay(with edits: inout _IDEditor<Item>, concurrently: Bool) -> _IDIndex? {
+        var editor = _IDOverlayEditor(edits, mainItems: _mainItems(of: edits, concurrently: concurrently))
+        var index = self
+        if overlay.isEmpty {
+            let all = 0 ..< edits.editCount
+            guard let total = editor.count(after: all, in: [], oldOffset: 0) else { return nil }
+            // The overlay's nodes have the main entries' capacities.
+            let fanout = _CountedBTree<_OverlayEntry<Item>>._Fanout(leaf: entries.fanout.leaf, branch: entries.fanout.branch)
+            var writer = _LeafWriter<_OverlayEntry<Item>>(total: total, capacity: fanout.leaf)
+            guard editor.apply(all, to: [], oldOffset: 0, newOffset: 0, into: &writer) else { return nil }
+            var fragments: [_CountedBTree<_OverlayEntry<Item>>._Fragment] = []
+            writer.finish(into: &fragments)
+            index.overlay = _CountedBTree<_OverlayEntry<Item>>._tree(stacking: fragments, fanout: fanout)
+        } else {
+            guard let edited = overlay._editing(with: &editor) else { return nil }
+            index.overlay = edited
+        }
+        edits = editor.ids
+        index.overlayCountChange += editor.countChange
+        return index
+    }
+
+    /// The main entries' item for each of the edits' ids.
+    ///
+    /// - Parameter concurrently: whether to look up the earlier and later halves on two threads.
+    /// - Complexity: O(*k* log *n*).
+    @inlinable func _mainItems(of edits: _IDEditor<Item>, concurrently: Bool) -> [Item?] {
+        let count = edits.editCount, cut = concurrently ? count / 2 : count
+        let found = LockedState<[[Item?]]>([[], []])
+        let index = self
+        _forEachConcurrently(concurrently ? 2 : 1) { part in
+            let range = part == 0 ? 0 ..< cut : cut ..< count
+            var items: [Item?] = []
+            items.reserveCapacity(range.count)
+            for edit in range { items.append(index._mainItem(edits.ids[edit], hash: edits.hashes[edit])) }
+            found.withLock { $0[part] = items }
+        }
+        return found.withLock { $0[0] + $0[1] }
+    }
+}
