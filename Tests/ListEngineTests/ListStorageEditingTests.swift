@@ -42,17 +42,21 @@ import Testing
 
     /// Checks the bulk result against one-at-a-time application; returns whether the bulk path was taken.
     @discardableResult
-    static func expectMatchesSequential(_ storage: _ListStorage<TestRow>, _ run: _EditRun<TestRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func expectMatchesSequential(
+        _ storage: _ListStorage<TestRow>, _ run: _EditRun<TestRow>, _ context: String, overlay: (minimum: Int, fraction: Int) = _ListStorage<TestRow>._overlay,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         var sequential = storage
         sequential.apply(run)
-        let whole = storage._editing(run, concurrentFrom: .max)
+        let whole = storage._editing(run, concurrentFrom: .max, overlay: overlay)
         // Cut in two halves on two threads, as large runs are, the passes give the same.
-        let cut = storage._editing(run, concurrentFrom: 1)
+        let cut = storage._editing(run, concurrentFrom: 1, overlay: overlay)
         #expect((whole == nil) == (cut == nil), "cut pass gave up: \(cut == nil) — \(context)", sourceLocation: sourceLocation)
         guard let (edited, records) = whole else { return false }
         if let (cutStorage, cutRecords) = cut {
             #expect(Array(cutStorage.rows) == Array(edited.rows), "cut pass rows — \(context)", sourceLocation: sourceLocation)
             #expect(cutStorage.ids.entries.map(\.item) == edited.ids.entries.map(\.item), "cut pass ids — \(context)", sourceLocation: sourceLocation)
+            #expect(cutStorage.ids.overlay.map(\.entry.item) == edited.ids.overlay.map(\.entry.item), "cut pass id overlay — \(context)", sourceLocation: sourceLocation)
             #expect(cutRecords == records, "cut pass records — \(context)", sourceLocation: sourceLocation)
             expectWellFormed(cutStorage.rows, "cut pass, \(context)", sourceLocation: sourceLocation)
             expectWellFormed(cutStorage.ids.entries, "cut pass, \(context)", sourceLocation: sourceLocation)
@@ -71,6 +75,7 @@ import Testing
         }
         expectWellFormed(edited.rows, context, sourceLocation: sourceLocation)
         expectWellFormed(edited.ids.entries, context, sourceLocation: sourceLocation)
+        expectWellFormed(edited.ids.overlay, "id overlay, \(context)", sourceLocation: sourceLocation)
 
         // The batch from the records is the batch found by searching both snapshots.
         let old = ListSnapshot(_storage: storage, version: 1), new = ListSnapshot(_storage: edited, version: 2)
@@ -163,6 +168,107 @@ import Testing
             let taken = Self.expectMatchesSequential(storage, run, context)
             #expect(taken, "the bulk path gave up — \(context)")
         }
+    }
+
+    @Test("bulk edits written into the id overlay, with single calls and merges between them, equal one-at-a-time calls", arguments: [4, 9, 64])
+    func throughTheIDOverlay(fanout: Int) {
+        var stepsWithOverlay = 0, bulkEdits = 0
+        let seeds = propertySeedCount(default: 4)
+        for seed in UInt64(0)..<seeds {
+            var rng = SplitMix64(seed: seed &* 53 &+ UInt64(fanout))
+            let count = rng.int(in: 100..<600)
+            let rows = (0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<1_000_000)) }
+            var storage = Self.storage(rows, fanout: fanout)
+            var sequential = storage
+            var nextID = 2 * count
+            for step in 0..<12 {
+                let context = "fanout \(fanout) seed \(seed) step \(step)"
+                let current = Array(sequential.rows)
+                switch rng.int(in: 0..<8) {
+                case 0..<5:
+                    let run = Self.randomRun(rows: current, idRange: count, keys: 1_000_000, calls: rng.int(in: 1..<5), rng: &rng)
+                    let overlay = (minimum: 0, fraction: [1, 2, 8][rng.int(in: 0..<3)])
+                    if Self.expectMatchesSequential(storage, run, context, overlay: overlay), let (edited, _) = storage._editing(run, overlay: overlay) {
+                        storage = edited
+                        bulkEdits += 1
+                    } else {
+                        storage.apply(run)
+                    }
+                    sequential.apply(run)
+                case 5, 6:
+                    for _ in 0..<rng.int(in: 1..<12) {
+                        if rng.chance(0.4), !current.isEmpty {
+                            let id = current[rng.int(in: 0..<current.count)].id
+                            #expect(storage.remove(id: id) == sequential.remove(id: id), "remove \(id) — \(context)")
+                        } else {
+                            let item = TestRow(id: rng.int(in: 0..<2 * count), key: rng.int(in: 0..<1_000_000), payload: rng.int(in: 0..<3))
+                            #expect(storage.add(item) == sequential.add(item), "add \(item) — \(context)")
+                        }
+                    }
+                default:
+                    // Many new ids at once: merged with every row.
+                    let items = (0..<rng.int(in: 64..<200)).map { offset in TestRow(id: nextID + offset, key: rng.int(in: 0..<1_000_000)) }
+                    nextID += items.count
+                    storage.add(contentsOf: items)
+                    sequential.add(contentsOf: items)
+                }
+                if !storage.ids.overlay.isEmpty { stepsWithOverlay += 1 }
+                let expected = Array(sequential.rows), same = Array(storage.rows) == expected
+                #expect(same, "rows — \(context)")
+                #expect(storage.ids.count == expectedIndexCount(expected.count), "id count — \(context)")
+                for (offset, row) in expected.enumerated() where storage[id: row.id] != row || storage.position(of: row.id) != offset {
+                    Issue.record("id \(row.id) not indexed at \(offset) — \(context)")
+                    break
+                }
+                for id in 2 * count ..< 2 * count + 20 where !expected.contains(where: { $0.id == id }) && storage[id: id] != nil {
+                    Issue.record("absent id \(id) found — \(context)")
+                }
+            }
+        }
+        // Of 12 steps per seed, 5 in 8 are bulk edits.
+        #expect(stepsWithOverlay > 3 * Int(seeds) && bulkEdits > 3 * Int(seeds), "overlay in \(stepsWithOverlay) steps, \(bulkEdits) bulk edits")
+    }
+
+    @Test("a bulk edit of a large list leaves the main id entries shared, until the overlay would pass its bound")
+    func largeListKeepsMainIDEntries() throws {
+        let count = _Tuning.idOverlayMinimumEntries + 4_000
+        var rng = SplitMix64(seed: 77)
+        let storage = try #require(_ListStorage<TestRow>._build((0..<count).map { TestRow(id: $0, key: $0 * 10) }, comparator: .natural)?.storage)
+        let bound = count / _Tuning.idOverlayListFraction
+        // A fifth of the bound: re-keyed rows, new rows and removed rows.
+        var run = _EditRun<TestRow>()
+        run.add((0..<bound / 5).map { _ in
+            let id = rng.int(in: 0..<count + 1_000)
+            return TestRow(id: id, key: rng.int(in: 0..<count) * 10 + 1 + id % 7)
+        })
+        run.remove((0..<bound / 10).map { _ in rng.int(in: 0..<count) })
+        #expect(Self.expectMatchesSequential(storage, run, "first edit"))
+        let (first, _) = try #require(storage._editing(run))
+        #expect(first.ids.entries.root === storage.ids.entries.root, "the main entries were copied")
+        #expect(!first.ids.overlay.isEmpty && first.ids.overlay.count <= bound)
+
+        // Putting every row back leaves no overlay entry: each item has the main entries' bits.
+        var named = Set<Int>()
+        run.forEachCall { call in
+            switch call {
+            case .add(let items): named.formUnion(items.map(\.id))
+            case .remove(let ids): named.formUnion(ids)
+            }
+        }
+        var undo = _EditRun<TestRow>()
+        undo.remove(named.filter { $0 >= count })
+        undo.add(named.filter { $0 < count }.map { TestRow(id: $0, key: $0 * 10) })
+        #expect(Self.expectMatchesSequential(first, undo, "undo"))
+        let (undone, _) = try #require(first._editing(undo))
+        #expect(undone.ids.overlay.isEmpty && undone.ids.entries.root === storage.ids.entries.root && Array(undone.rows) == Array(storage.rows))
+
+        // An edit that would take the overlay past its bound folds it into the main entries first.
+        var more = _EditRun<TestRow>()
+        more.add((0..<bound - bound / 10).map { TestRow(id: count + 2_000 + $0, key: $0 * 7_919 % count * 10 + 8) })
+        #expect(Self.expectMatchesSequential(first, more, "past the bound"))
+        let (second, _) = try #require(first._editing(more))
+        #expect(second.ids.entries.root !== storage.ids.entries.root, "the overlay was not folded")
+        #expect(second.ids.entries.count == first.ids.count && second.ids.overlay.count == more.count)
     }
 
     @Test("bulk edits with ties either give up or equal one-at-a-time calls", arguments: [4, 6, 128])
