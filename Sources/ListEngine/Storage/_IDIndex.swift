@@ -141,37 +141,37 @@
     ///   same hash.
     @inlinable func locate(_ id: Item.ID) -> Location {
         let hash = id.hashValue
-        if !overlay.isEmpty, let (position, entry) = Self._find(id, hash: hash, in: overlay, entry: { $0.entry }),
-           entry.entry.hash == hash && entry.entry.item.id == id {
-            return Location(position: position, hash: hash, item: entry.kind == .removed ? nil : entry.entry.item, overlayKind: entry.kind)
+        if !overlay.isEmpty, case (let position, let change?) = Self._find(id, hash: hash, in: overlay, entry: { $0.entry }) {
+            return Location(position: position, hash: hash, item: change.kind == .removed ? nil : change.entry.item, overlayKind: change.kind)
         }
-        guard let (position, entry) = Self._find(id, hash: hash, in: entries, entry: { $0 }) else {
-            return Location(position: entries.count, hash: hash, item: nil)
-        }
-        return Location(position: position, hash: hash, item: entry.hash == hash && entry.item.id == id ? entry.item : nil)
+        let (position, entry) = Self._find(id, hash: hash, in: entries, entry: { $0 })
+        return Location(position: position, hash: hash, item: entry?.item)
     }
 
-    /// The element of `tree` for `id` with its position, or else the first element after
-    /// the run of `hash` with its position, or `nil` when no element follows.
+    /// The element of `tree` for `id` with its position, or the position where it
+    /// belongs (after the run of `hash`) and `nil`.
+    ///
+    /// - Complexity: O(log *n*) integer comparisons, plus one read per other id with the
+    ///   same hash.
     @inlinable static func _find<Element>(
         _ id: Item.ID, hash: Int, in tree: _CountedBTree<Element>, entry: (Element) -> _IDEntry<Item>
-    ) -> (position: Int, element: Element)? {
-        guard var (position, element) = tree.partitioningElement(where: { entry($0).hash >= hash }) else { return nil }
+    ) -> (position: Int, match: Element?) {
+        guard var (position, element) = tree.partitioningElement(where: { entry($0).hash >= hash }) else { return (tree.count, nil) }
         // Almost always the entry the search ends at; colliding hashes are read one by one.
-        while entry(element).hash == hash && entry(element).item.id != id {
+        while entry(element).hash == hash {
+            if entry(element).item.id == id { return (position, element) }
             position += 1
-            guard position < tree.count else { return nil }
+            guard position < tree.count else { break }
             element = tree[position]
         }
-        return (position, element)
+        return (position, nil)
     }
 
     /// The main entries' item for `id`, whatever the overlay says.
     ///
     /// - Complexity: O(log *n*).
     @inlinable func _mainItem(_ id: Item.ID, hash: Int) -> Item? {
-        guard let (_, entry) = Self._find(id, hash: hash, in: entries, entry: { $0 }), entry.hash == hash, entry.item.id == id else { return nil }
-        return entry.item
+        Self._find(id, hash: hash, in: entries, entry: { $0 }).match?.item
     }
 
     /// The item stored for `id`.
