@@ -90,6 +90,53 @@ import Testing
         #expect(stepsWithOverlay > 8 * Int(seeds) && bulkEdits > 8 * Int(seeds), "overlay in \(stepsWithOverlay) steps, \(bulkEdits) bulk edits")
     }
 
+    @Test("the main items of many ids, found leaf by leaf, are those found one at a time", arguments: [false, true])
+    func mainItemsLeafByLeaf(collides: Bool) throws {
+        var rng = SplitMix64(seed: collides ? 5 : 6)
+        let items = (0..<40_000).map { OverlayRow(id: OverlayID(value: $0 * 2, collides: collides), payload: $0 % 5) }
+        let index = try #require(_IDIndex(distinctItems: items.shuffled(using: &rng)))
+        var run = _EditRun<OverlayRow>()
+        run.add((0..<6_000).map { _ in OverlayRow(id: OverlayID(value: rng.int(in: 0..<80_000), collides: collides), payload: 9) })
+        let edits = _IDEditor<OverlayRow>(run)
+        for concurrently in [false, true] {
+            let found = index._mainItems(of: edits, concurrently: concurrently)
+            #expect(found.count == edits.editCount)
+            for edit in 0..<edits.editCount where found[edit] != index._mainItem(edits.ids[edit], hash: edits.hashes[edit]) {
+                Issue.record("\(edits.ids[edit]): \(String(describing: found[edit])), one at a time \(String(describing: index[edits.ids[edit]]))")
+                return
+            }
+            let present = found.filter { $0 != nil }.count
+            #expect(present > 1_000 && present < edits.editCount - 1_000, "\(present) of \(edits.editCount) present")
+        }
+    }
+
+    @Test("the search of a leaf by spread hashes finds what a binary search finds, however the hashes are spread")
+    func searchBySpreadHashes() {
+        var rng = SplitMix64(seed: 3)
+        for round in 0..<400 {
+            let count = rng.int(in: 0..<600)
+            var hashes: [Int]
+            switch round % 4 {
+            case 0: hashes = (0..<count).map { _ in Int(bitPattern: UInt(rng.next())) }  // spread, as hashes are
+            case 1: hashes = (0..<count).map { _ in rng.int(in: 0..<20) }  // long runs of equal hashes
+            case 2: hashes = (0..<count).map { $0 * $0 * $0 }  // bunched at one end
+            default: hashes = (0..<count).map { _ in rng.chance(0.9) ? rng.int(in: 0..<100) : Int.max - rng.int(in: 0..<100) }  // two clusters
+            }
+            hashes.sort()
+            let leaf = hashes.map { _IDEntry(hash: $0, item: TestRow(id: 0, key: 0)) }
+            for _ in 0..<20 {
+                let sought = rng.chance(0.5) && !hashes.isEmpty ? hashes[rng.int(in: 0..<count)] &+ rng.int(in: -1..<2) : Int(bitPattern: UInt(rng.next()))
+                let low = count == 0 ? 0 : rng.int(in: 0..<count + 1)
+                let start = hashes[low...].firstIndex { $0 >= sought } ?? count
+                let found = _IDIndex<TestRow>._firstIndex(ofHashAtLeast: sought, in: leaf, from: low)
+                guard found == start else {
+                    Issue.record("round \(round): \(sought) from \(low): \(found), expected \(start)")
+                    return
+                }
+            }
+        }
+    }
+
     /// Records an issue unless `index` holds exactly `expected`, with its main entries
     /// and overlay in hash order and the overlay's kinds and count change true.
     static func expectHolds(_ expected: [OverlayID: OverlayRow], _ index: _IDIndex<OverlayRow>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
