@@ -41,7 +41,14 @@ import Testing
                             })
                         }
                     }
-                    var editor = _IDEditor<OverlayRow>(run)
+                    // Reduced anew, or extending the reduction of its first call, as after a late call joined.
+                    let fresh = _IDEditor<OverlayRow>(run)
+                    var firstCall = _EditRun<OverlayRow>()
+                    if case .add(let items)? = run.firstCall { firstCall.add(items) }
+                    if case .remove(let ids)? = run.firstCall { firstCall.remove(ids) }
+                    var editor = rng.chance(0.5) ? _IDEditor(run, extending: _IDEditor(firstCall)) : fresh
+                    #expect(editor.hashes == fresh.hashes && editor.ids == fresh.ids && editor.newItems == fresh.newItems
+                            && editor.isRewritten == fresh.isRewritten && editor.callHashes == fresh.callHashes, "extended reduction — \(context)")
                     let fraction = [1, 2, 4, 16][rng.int(in: 0..<4)]
                     if let edited = index._editing(with: &editor, concurrentFrom: rng.chance(0.5) ? 1 : .max, overlayMinimum: 0, overlayFraction: fraction) {
                         bulkEdits += 1

@@ -61,7 +61,8 @@ import Synchronization
     /// The run is applied as ``_EditStrategy/forRun(namedRows:isOneItemAdded:isFirstChange:rowCount:)``
     /// chooses. A bulk edit first reduces the run to one edit per id (hashing and sorting
     /// the named ids); when the run may grow, it then calls `joinLateCalls`, which moves
-    /// calls submitted meanwhile into the run, and reduces again if any joined. So a
+    /// calls submitted meanwhile into the run, and reduces again if any joined (hashing
+    /// only the ids of the calls that joined). So a
     /// caller that makes several such calls in a row gets one batch and one pass over
     /// the touched leaves, and the run's batch waits at most one reduction for them,
     /// plus, for a run of many rows of a large list that no call joined, a short wait
@@ -95,7 +96,7 @@ import Synchronization
             var reduced = _IDEditor<Item>(run)
             if let joinLateCalls,
                joinLateCalls(&run, _EditStrategy.waitsForLateCalls(namedRows: run.count, rowCount: rowCount)) {
-                reduced = _IDEditor<Item>(run)
+                reduced = _IDEditor<Item>(run, extending: reduced)
             }
             // A run that late calls made too large for a bulk edit to beat merges still
             // goes in one pass, as several such calls do below: one at a time, a

@@ -16,8 +16,14 @@
     /// (`~slot`) of where an absent id goes.
     @usableFromInline var slots: [Int] = []
 
+    /// Per named id of the run, in call order: its hash.
+    @usableFromInline var callHashes: [Int] = []
+
     /// Reduces `run` to one edit per id, the last call for it winning.
-    @inlinable init(_ run: _EditRun<Item>) {
+    ///
+    /// - Parameter earlier: the reduction of calls that `run` begins with (before late
+    ///   calls joined it), whose ids' hashes are taken instead of computed again.
+    @inlinable init(_ run: _EditRun<Item>, extending earlier: _IDEditor? = nil) {
         var callIDs: [Item.ID] = [], callItems: [Item?] = []
         callIDs.reserveCapacity(run.count)
         callItems.reserveCapacity(run.count)
@@ -35,9 +41,13 @@
                 }
             }
         }
+        let known = earlier?.callHashes ?? []
+        callHashes.reserveCapacity(callIDs.count)
+        callHashes.append(contentsOf: known.prefix(callIDs.count))
+        for index in callHashes.count ..< callIDs.count { callHashes.append(callIDs[index].hashValue) }
         var slots: [_HashSlot] = []
         slots.reserveCapacity(callIDs.count)
-        for index in callIDs.indices { slots.append(_HashSlot(hash: callIDs[index].hashValue, index: index)) }
+        for index in callIDs.indices { slots.append(_HashSlot(hash: callHashes[index], index: index)) }
         // Equal hashes keep call order, so the last call for an id comes last in its run.
         _sortByHash(&slots)
         hashes.reserveCapacity(slots.count)
