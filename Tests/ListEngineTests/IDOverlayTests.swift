@@ -90,7 +90,13 @@ import Testing
                 }
                 if !index.overlay.isEmpty { stepsWithOverlay += 1 }
                 Self.expectHolds(expected, index, context)
-                if step % 5 == 4 { Self.expectHolds(expected, index._folded, "folded, \(context)") }
+                if step % 5 == 4 {
+                    Self.expectHolds(expected, index._folded, "folded, \(context)")
+                    // In halves cut at a hash, on two threads: the same entries.
+                    let halves = index._folded(concurrently: true)
+                    Self.expectHolds(expected, halves, "folded in halves, \(context)")
+                    #expect(Array(halves.entries).map(\.item) == Array(index._folded.entries).map(\.item), "halves — \(context)")
+                }
             }
         }
         // Of 30 steps per seed, 6 in 10 are bulk edits.

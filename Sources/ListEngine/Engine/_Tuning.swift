@@ -39,8 +39,8 @@
     @inlinable static var idOverlayMinimumEntries: Int { 65_536 }
 
     /// The overlay holds at most one entry in this many of the index's main entries: a
-    /// bulk edit that would take it further folds it into the main entries first, and
-    /// a bulk edit of more ids edits the main entries.
+    /// bulk edit that leaves it larger folds it into the main entries, and a bulk edit
+    /// of more ids into an index without overlay edits the main entries.
     @inlinable static var idOverlayListFraction: Int { 16 }
 
     // MARK: Adding and removing many rows one call at a time

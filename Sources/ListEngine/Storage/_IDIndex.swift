@@ -43,10 +43,10 @@
 /// A bulk edit of a large index does not copy the main entries' leaves it falls into
 /// (with its ids spread over the list, that is every leaf): it writes its ids into a
 /// second, small tree beside them, the overlay, which a lookup reads first. The main
-/// entries stay shared with the snapshots of earlier versions. Once the overlay would
-/// pass a fraction of the list (``_Tuning/idOverlayListFraction``), it is folded into
-/// the main entries in one walk. Single-row changes edit the overlay entry of an id
-/// that has one, and the main entries otherwise.
+/// entries stay shared with the snapshots of earlier versions. A bulk edit that leaves
+/// the overlay past a fraction of the list (``_Tuning/idOverlayListFraction``) folds it
+/// into the main entries in one walk. Single-row changes edit the overlay entry of an
+/// id that has one, and the main entries otherwise.
 @usableFromInline struct _IDIndex<Item: DataSourceComparable>: Sendable {
     /// The main entries, by ascending hash.
     @usableFromInline var entries: _CountedBTree<_IDEntry<Item>>
@@ -303,30 +303,72 @@
     /// The index with its overlay folded into the main entries, and no overlay.
     ///
     /// - Complexity: O(*n* + *d*) for *n* main entries and *d* overlay entries.
-    @inlinable var _folded: _IDIndex {
+    @inlinable var _folded: _IDIndex { _folded(concurrently: false) }
+
+    /// The index with its overlay folded into the main entries, and no overlay.
+    ///
+    /// - Parameter concurrently: whether to build the entries' leaves in two halves on
+    ///   two threads, cut at a hash: the threads whose parts of bulk edits copy them (see
+    ///   ``_CountedBTree/init(count:fanout:concurrently:element:)``).
+    /// - Complexity: O(*n* + *d*) for *n* main entries and *d* overlay entries.
+    @inlinable func _folded(concurrently: Bool) -> _IDIndex {
         guard !overlay.isEmpty else { return self }
-        let changes = overlay._array
-        var main = entries.makeIterator()
-        var nextChange = 0
+        let changes = overlay._array, fanout = entries.fanout
+        var folded = _IDIndex()
+        folded.entries = _CountedBTree(fanout: fanout)
+        guard count > 0 else { return folded }
+        // Ids of one hash fold on one side of the cut.
+        let cutHash = entries.isEmpty ? 0 : entries[entries.count / 2].hash
+        let mainCut = entries.partitioningIndex { $0.hash >= cutHash }
+        let changeCut = _CountedBTree<_OverlayEntry<Item>>._partitioningIndex(of: changes, from: 0) { $0.entry.hash >= cutHash }
+        let earlierCount = mainCut + changes[..<changeCut].reduce(0) { $0 + ($1.kind == .added ? 1 : $1.kind == .removed ? -1 : 0) }
+        let leaves: [_CountedBTree<_IDEntry<Item>>._Node]
+        if concurrently && earlierCount >= fanout.leaf && count - earlierCount >= fanout.leaf {
+            let halves = LockedState<[[_CountedBTree<_IDEntry<Item>>._Node]]>([[], []])
+            let index = self, total = count
+            _forEachConcurrently(2) { part in
+                let half = part == 0
+                    ? index._foldedLeaves(count: earlierCount, fromMain: 0, changes: changes[..<changeCut])
+                    : index._foldedLeaves(count: total - earlierCount, fromMain: mainCut, changes: changes[changeCut...])
+                halves.withLock { $0[part] = half }
+            }
+            leaves = halves.withLock { $0[0] + $0[1] }
+        } else {
+            leaves = _foldedLeaves(count: count, fromMain: 0, changes: changes[...])
+        }
+        folded.entries.root = _CountedBTree<_IDEntry<Item>>._stackBranches(on: leaves, fanout: fanout)
+        folded.entries._checkInvariants()
+        return folded
+    }
+
+    /// Full leaves holding the `count` entries that the main entries from `fromMain` on,
+    /// with `changes` (the overlay entries of the same hashes) applied, fold into.
+    ///
+    /// - Complexity: O(`count` + `changes.count`).
+    @inlinable func _foldedLeaves(count total: Int, fromMain first: Int, changes: ArraySlice<_OverlayEntry<Item>>) -> [_CountedBTree<_IDEntry<Item>>._Node] {
+        guard total > 0 else { return [] }
+        var main = _CountedBTree<_IDEntry<Item>>.Iterator(root: entries.root, position: first)
+        var nextChange = changes.startIndex
         // The entries of a run of one hash that the overlay names, in the order they go.
         var run: [_IDEntry<Item>] = [], nextInRun = 0
-        var folded = _IDIndex()
-        folded.entries = _CountedBTree(count: count, fanout: entries.fanout) { _ in
+        let fanout = entries.fanout
+        let sizes = _CountedBTree<_IDEntry<Item>>._evenSizes(total: total, target: fanout.leaf, capacity: fanout.leaf)
+        return _CountedBTree<_IDEntry<Item>>._leaves(sized: sizes[...], from: 0) { _ in
             while true {
                 if nextInRun < run.count {
                     defer { nextInRun += 1 }
                     return run[nextInRun]
                 }
-                if nextChange == changes.count || (!main._isAtEnd && main.leaf[main.index].hash < changes[nextChange].entry.hash) {
+                if nextChange == changes.endIndex || (!main._isAtEnd && main.leaf[main.index].hash < changes[nextChange].entry.hash) {
                     precondition(!main._isAtEnd, "id index: overlay count change disagrees with its entries")
                     defer { main._skip() }
                     return main.leaf[main.index]
                 }
                 // The main entries of this hash, as the overlay leaves them, then its added ids.
                 let hash = changes[nextChange].entry.hash
-                let first = nextChange
-                while nextChange < changes.count && changes[nextChange].entry.hash == hash { nextChange += 1 }
-                let named = changes[first ..< nextChange]
+                let firstChange = nextChange
+                while nextChange < changes.endIndex && changes[nextChange].entry.hash == hash { nextChange += 1 }
+                let named = changes[firstChange ..< nextChange]
                 run.removeAll(keepingCapacity: true)
                 nextInRun = 0
                 while !main._isAtEnd && main.leaf[main.index].hash == hash {
@@ -341,7 +383,6 @@
                 for change in named where change.kind == .added { run.append(change.entry) }
             }
         }
-        return folded
     }
 }
 
@@ -350,7 +391,8 @@ extension _IDIndex where Item: Equatable {
     /// that `stored` holds for an id wherever it equals the new one: what adding the
     /// items one at a time leaves, since adding an equal item changes nothing.
     ///
-    /// The stored entries are walked once, beside the new ones, as the entries are built.
+    /// The stored entries are walked once, beside the new ones, as the entries are built
+    /// (after their overlay, if any, is folded into a copy of them).
     ///
     /// - Parameters:
     ///   - stored: the index of the items being replaced.
@@ -369,7 +411,8 @@ extension _IDIndex where Item: Equatable {
         for slot in slots { byHash.append(items[slot.index]) }
         // The stored entries are read in place, at a cursor that stops at the first
         // entry whose hash is not below the current slot's; ids sharing a hash (almost
-        // never) are looked for further on without moving it.
+        // never) are looked for further on without moving it. An overlay is folded in
+        // first, into a copy of the entries that lives until the build ends.
         var cursor = stored._folded.entries.makeIterator()
         var taken: [(index: Int, item: Item)] = []
         entries = _CountedBTree(count: slots.count) { position in

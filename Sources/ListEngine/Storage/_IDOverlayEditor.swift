@@ -122,27 +122,29 @@ extension _IDIndex where Item: Hashable {
     /// The index after `edits`, whose stored items (``_IDEditor/oldItems``) the pass
     /// fills in; `nil` when the bulk path does not apply.
     ///
-    /// An index of at least `overlayMinimum` main entries takes an edit of at most one id
-    /// in `overlayFraction` of them into its overlay, folding the overlay into the main
-    /// entries first when it would pass that size. Otherwise the overlay is folded in and
-    /// the main entries are edited, cut in two halves on two threads from `threshold` ids.
+    /// An index of at least `overlayMinimum` main entries takes the edit into its
+    /// overlay, and folds the overlay into the main entries when it is left holding more
+    /// than one id in `overlayFraction` of them: the index is then copied once, on two
+    /// threads. Otherwise (a smaller index, or an edit of more ids than that into an
+    /// index without overlay) the main entries are edited, cut in two halves on two
+    /// threads from `threshold` ids, and each leaf the ids fall into is copied.
     ///
     /// - Complexity: into the overlay, O(*k* log *n*) for *k* edits, plus O(*n*) when it
     ///   is folded; otherwise O(*k* log *n*) plus O(*l* · *b*) copies for the *l* leaves
-    ///   of *b* entries the ids fall into, plus O(*n*) to fold an overlay.
+    ///   of *b* entries the ids fall into.
     @inlinable func _editing(
         with edits: inout _IDEditor<Item>, concurrentFrom threshold: Int,
         overlayMinimum: Int = _Tuning.idOverlayMinimumEntries, overlayFraction: Int = _Tuning.idOverlayListFraction
     ) -> _IDIndex? {
         let bound = entries.count / overlayFraction
-        if entries.count >= overlayMinimum && edits.editCount <= bound {
-            let base = overlay.count + edits.editCount <= bound ? self : _folded
-            return base._editingOverlay(with: &edits, concurrently: edits.editCount >= threshold)
+        guard entries.count >= overlayMinimum, edits.editCount <= bound || !overlay.isEmpty else {
+            guard let edited = _folded.entries._editingConcurrently(with: &edits, from: threshold) else { return nil }
+            var index = _IDIndex()
+            index.entries = edited
+            return index
         }
-        guard let edited = _folded.entries._editingConcurrently(with: &edits, from: threshold) else { return nil }
-        var index = _IDIndex()
-        index.entries = edited
-        return index
+        guard let edited = _editingOverlay(with: &edits, concurrently: edits.editCount >= threshold) else { return nil }
+        return edited.overlay.count <= bound ? edited : edited._folded(concurrently: edited.count >= _Tuning.parallelBuildMinimumItems)
     }
 
     /// The index after `edits`, written into its overlay.
@@ -244,6 +246,15 @@ extension _IDIndex where Item: Hashable {
         var low = low, high = leaf.count  // the position is in low ... high
         let margin = 8
         while high - low > 2 * margin {
+            let width = high - low
+            defer {
+                // A step that did not halve the range (hashes far from evenly spread) is
+                // followed by a bisection, so the search stays O(log b).
+                if high - low > width / 2 && high - low > 2 * margin {
+                    let middle = low + (high - low) / 2
+                    if leaf[middle].hash >= hash { high = middle } else { low = middle + 1 }
+                }
+            }
             let first = leaf[low].hash, last = leaf[high - 1].hash
             if hash <= first { return low }
             if hash > last { return high }
