@@ -18,6 +18,15 @@
     /// The id is in the main entries and has been removed; the overlay entry's item is
     /// read only for its id.
     case removed
+
+    /// How many ids an entry of this kind adds to the main entries' count.
+    @inlinable var countChange: Int {
+        switch self {
+        case .added: 1
+        case .changed: 0
+        case .removed: -1
+        }
+    }
 }
 
 /// One entry of the id index's overlay: an id and what became of it since the main
@@ -294,7 +303,7 @@
             precondition(entry.hash == entry.item.id.hashValue, "id index overlay: hash \(entry.hash) stored beside \(entry.item.id)")
             precondition((_mainItem(entry.item.id, hash: entry.hash) == nil) == (change.kind == .added), "id index overlay: \(change.kind) for \(entry.item.id)")
             previous = entry.hash
-            countChange += change.kind == .added ? 1 : change.kind == .removed ? -1 : 0
+            countChange += change.kind.countChange
         }
         precondition(countChange == overlayCountChange, "id index overlay: count change \(overlayCountChange), entries say \(countChange)")
         #endif
@@ -321,7 +330,7 @@
         let cutHash = entries.isEmpty ? 0 : entries[entries.count / 2].hash
         let mainCut = entries.partitioningIndex { $0.hash >= cutHash }
         let changeCut = _CountedBTree<_OverlayEntry<Item>>._partitioningIndex(of: changes, from: 0) { $0.entry.hash >= cutHash }
-        let earlierCount = mainCut + changes[..<changeCut].reduce(0) { $0 + ($1.kind == .added ? 1 : $1.kind == .removed ? -1 : 0) }
+        let earlierCount = mainCut + changes[..<changeCut].reduce(0) { $0 + $1.kind.countChange }
         let leaves: [_CountedBTree<_IDEntry<Item>>._Node]
         if concurrently && earlierCount >= fanout.leaf && count - earlierCount >= fanout.leaf {
             let halves = LockedState<[[_CountedBTree<_IDEntry<Item>>._Node]]>([[], []])
