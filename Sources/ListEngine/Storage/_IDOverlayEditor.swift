@@ -147,11 +147,26 @@ extension _IDIndex where Item: Hashable {
         return edited.overlay.count <= bound ? edited : edited._folded(concurrently: edited.count >= _Tuning.parallelBuildMinimumItems)
     }
 
+    /// Whether ``_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)`` would
+    /// write `edits` into an overlay that is empty, and leave it unfolded: then every
+    /// stored item is the main entries', and the overlay can be written later, from
+    /// them (``_editingOverlay(with:concurrently:mainItems:)``).
+    ///
+    /// - Complexity: O(1).
+    @inlinable func _takesIntoEmptyOverlay(
+        _ edits: _IDEditor<Item>, overlayMinimum: Int = _Tuning.idOverlayMinimumEntries, overlayFraction: Int = _Tuning.idOverlayListFraction
+    ) -> Bool {
+        // The overlay then holds at most one entry per edit, within the bound.
+        overlay.isEmpty && entries.count >= overlayMinimum && edits.editCount <= entries.count / overlayFraction
+    }
+
     /// The index after `edits`, written into its overlay.
     ///
-    /// - Parameter concurrently: whether to look the ids up in the main entries on two threads.
-    @inlinable func _editingOverlay(with edits: inout _IDEditor<Item>, concurrently: Bool) -> _IDIndex? {
-        var editor = _IDOverlayEditor(edits, mainItems: _mainItems(of: edits, concurrently: concurrently))
+    /// - Parameters:
+    ///   - concurrently: whether to look the ids up in the main entries on two threads.
+    ///   - mainItems: the main entries' item for each edit, when already looked up.
+    @inlinable func _editingOverlay(with edits: inout _IDEditor<Item>, concurrently: Bool, mainItems: [Item?]? = nil) -> _IDIndex? {
+        var editor = _IDOverlayEditor(edits, mainItems: mainItems ?? _mainItems(of: edits, concurrently: concurrently))
         var index = self
         if overlay.isEmpty {
             let all = 0 ..< edits.editCount

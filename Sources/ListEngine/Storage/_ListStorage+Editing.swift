@@ -38,7 +38,8 @@ extension _ListStorage {
     /// From `concurrentFrom` named ids on, each pass is cut in two halves that run on
     /// two threads, with the same result. A large id index takes the ids into its
     /// overlay (see ``_IDIndex/_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)``,
-    /// whose last two parameters `overlay` passes on).
+    /// whose last two parameters `overlay` passes on); into an empty one, on two threads,
+    /// the overlay is written on a third while the two sorts run.
     ///
     /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
@@ -63,13 +64,24 @@ extension _ListStorage {
         var idEdits = reduced
         let comparator = areInIncreasingOrder
         let onTwoThreads = idEdits.editCount >= threshold
-        guard let index = _fullIndex._editing(with: &idEdits, concurrentFrom: threshold, overlayMinimum: overlay.minimum, overlayFraction: overlay.fraction) else {
-            return nil
+        let ids = _fullIndex
+        // Into an empty overlay, the stored items are the main entries': found first, they
+        // let the overlay be written beside the sorts, on a third thread, rather than
+        // before them on one.
+        let writesOverlayBeside = onTwoThreads && ids._takesIntoEmptyOverlay(idEdits, overlayMinimum: overlay.minimum, overlayFraction: overlay.fraction)
+        var index: _IDIndex<Item>? = nil
+        if writesOverlayBeside {
+            idEdits.oldItems = ids._mainItems(of: idEdits, concurrently: true)
+        } else {
+            guard let edited = ids._editing(with: &idEdits, concurrentFrom: threshold, overlayMinimum: overlay.minimum, overlayFraction: overlay.fraction) else {
+                return nil
+            }
+            index = edited
         }
         // The items to place and the stored items to find, each sorted by row order.
-        let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit])>(([], []))
+        let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit], index: _IDIndex<Item>?)>(([], [], index))
         let found = idEdits
-        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
+        _forEachConcurrently(writesOverlayBeside ? 3 : onTwoThreads ? 2 : 1) { part in
             if part == 0 {
                 let insertions = _RowEditor<Item>.sortedInsertions(of: found, comparator: comparator)
                 sorted.withLock { $0.insertions = insertions }
@@ -78,8 +90,14 @@ extension _ListStorage {
                 let stored = _RowEditor<Item>.sortedStoredItems(of: found, comparator: comparator)
                 sorted.withLock { $0.stored = stored }
             }
+            if part == 2 {
+                var edits = found
+                let written = ids._editingOverlay(with: &edits, concurrently: false, mainItems: found.oldItems)
+                sorted.withLock { $0.index = written }
+            }
         }
-        let (insertions, stored) = sorted.withLock { $0 }
+        let (insertions, stored, written) = sorted.withLock { $0 }
+        guard let index = written else { return nil }
         var rowEdits = _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
         guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
         let storage = _ListStorage(rows: newRows, ids: index, comparator: areInIncreasingOrder)
