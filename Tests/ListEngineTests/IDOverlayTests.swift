@@ -125,7 +125,7 @@ import Testing
         }
     }
 
-    @Test("the search of a leaf by spread hashes finds what a binary search finds, however the hashes are spread")
+    @Test("the searches of a leaf by spread hashes and from a guess find what a linear search finds, however the hashes are spread")
     func searchBySpreadHashes() {
         var rng = SplitMix64(seed: 3)
         for round in 0..<400 {
@@ -143,9 +143,12 @@ import Testing
                 let sought = rng.chance(0.5) && !hashes.isEmpty ? hashes[rng.int(in: 0..<count)] &+ rng.int(in: -1..<2) : Int(bitPattern: UInt(rng.next()))
                 let low = count == 0 ? 0 : rng.int(in: 0..<count + 1)
                 let start = hashes[low...].firstIndex { $0 >= sought } ?? count
-                let found = _IDIndex<TestRow>._firstIndex(ofHashAtLeast: sought, in: leaf, from: low)
-                guard found == start else {
-                    Issue.record("round \(round): \(sought) from \(low): \(found), expected \(start)")
+                let found = _IDIndex<TestRow>._firstIndex(ofHashAtLeast: sought, in: leaf, from: low, below: count)
+                // A guess near the answer, far from it, or out of the leaf.
+                let guess = [start + rng.int(in: -3..<4), rng.int(in: -5..<count + 5), start + rng.int(in: -40..<41)][rng.int(in: 0..<3)]
+                let walked = _IDIndex<TestRow>._firstIndex(ofHashAtLeast: sought, in: leaf, from: low, near: guess)
+                guard found == start, walked == start else {
+                    Issue.record("round \(round): \(sought) from \(low): \(found), from \(guess) \(walked), expected \(start)")
                     return
                 }
             }

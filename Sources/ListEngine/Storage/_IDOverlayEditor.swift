@@ -206,23 +206,25 @@ extension _IDIndex where Item: Hashable {
     ///
     /// The edits come by ascending hash, so several fall into one leaf: each id is looked
     /// for in the leaf the previous one was, from where that one was, while its hash is
-    /// within the leaf, and by a search from the root otherwise. In a leaf, the search
-    /// starts where the hash would sit if the leaf's hashes were spread evenly, as
-    /// hashes are: a few reads near one place instead of a binary search's reads spread
-    /// over the whole leaf, each of which would miss the cache in a large index.
+    /// below the next leaf's first, and in the leaf a search from the root finds
+    /// otherwise. In a leaf, the search starts where the hash would sit if the leaf's
+    /// hashes were spread evenly between its first and the next leaf's first, as hashes
+    /// are: both are read in the branch above the leaf, so the first read of the leaf is
+    /// that place (see ``_firstIndex(ofHashAtLeast:in:from:near:)``).
     ///
-    /// - Complexity: O(*k* log *n*), and about O(*k* log log *b*) reads of leaves of *b* entries.
+    /// - Complexity: O(*k* log *n*), and about O(*k*) reads of leaves for evenly spread hashes.
     @inlinable func _mainItems(_ range: Range<Int>, of edits: _IDEditor<Item>) -> [Item?] {
         var items: [Item?] = []
         items.reserveCapacity(range.count)
-        var leaf: [_IDEntry<Item>] = [], low = 0
+        var place = _LeafPlace(), low = 0
         for edit in range {
             let hash = edits.hashes[edit], id = edits.ids[edit]
-            if leaf.isEmpty || leaf[leaf.count - 1].hash < hash {
-                leaf = _leaf(holding: hash)
+            if place.elements.isEmpty || hash >= place.upper {
+                place = _leafPlace(holding: hash)
                 low = 0
             }
-            low = Self._firstIndex(ofHashAtLeast: hash, in: leaf, from: low)
+            let leaf = place.elements
+            low = Self._firstIndex(ofHashAtLeast: hash, in: leaf, from: low, near: place.guess(for: hash))
             var probe = low
             while probe < leaf.count && leaf[probe].hash == hash && leaf[probe].item.id != id { probe += 1 }
             if probe < leaf.count && leaf[probe].hash == hash {
@@ -237,28 +239,89 @@ extension _IDIndex where Item: Hashable {
         return items
     }
 
-    /// The elements of the leaf of the main entries whose hashes would hold `hash`: the
-    /// last leaf whose first hash is not above it (the first leaf when none is).
-    ///
-    /// - Complexity: O(log *n*).
-    @inlinable func _leaf(holding hash: Int) -> [_IDEntry<Item>] {
-        guard var node = entries.root else { return [] }
-        while !node.isLeaf {
-            let after = _CountedBTree<_IDEntry<Item>>._partitioningIndex(of: node.childFirsts, from: 0) { $0.hash > hash }
-            node = node.children[Swift.max(after, 1) - 1]
+    /// A leaf of the main entries, with the hashes that bound it, read in its parent.
+    @usableFromInline struct _LeafPlace {
+        /// The leaf's entries.
+        @usableFromInline var elements: [_IDEntry<Item>] = []
+        /// The leaf's first hash.
+        @usableFromInline var lower = Int.min
+        /// The next leaf's first hash, or `Int.max` after the last leaf.
+        @usableFromInline var upper = Int.max
+
+        @inlinable init() {}
+
+        /// Where `hash` would sit in the leaf if its hashes were spread evenly from
+        /// ``lower`` to ``upper``.
+        ///
+        /// - Complexity: O(1).
+        @inlinable func guess(for hash: Int) -> Int {
+            let span = Double(upper) - Double(lower)
+            guard span > 0 else { return 0 }
+            let fraction = Swift.min(1, Swift.max(0, (Double(hash) - Double(lower)) / span))
+            return Swift.min(elements.count - 1, Int(fraction * Double(elements.count)))
         }
-        return node.elements
     }
 
-    /// The first position from `low` on whose hash is at least `hash`, or `leaf.count`.
+    /// The leaf of the main entries whose hashes would hold `hash`, the last leaf whose
+    /// first hash is not above it (the first leaf when none is), with that first hash and
+    /// the next leaf's.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable func _leafPlace(holding hash: Int) -> _LeafPlace {
+        var place = _LeafPlace()
+        guard var node = entries.root else { return place }
+        while !node.isLeaf {
+            let after = _CountedBTree<_IDEntry<Item>>._partitioningIndex(of: node.childFirsts, from: 0) { $0.hash > hash }
+            let child = Swift.max(after, 1) - 1
+            if child + 1 < node.children.count { place.upper = node.childFirsts[child + 1].hash }
+            place.lower = node.childFirsts[child].hash
+            node = node.children[child]
+        }
+        place.elements = node.elements
+        return place
+    }
+
+    /// How many entries ``_firstIndex(ofHashAtLeast:in:from:near:)`` walks from its guess
+    /// before it searches the rest.
+    @inlinable static var _walkLimit: Int { 16 }
+
+    /// The first position from `low` on whose hash is at least `hash`, or `leaf.count`,
+    /// found by walking from `guess` towards it.
+    ///
+    /// Near a good guess the walk reads a few neighbouring entries, which share cache
+    /// lines, and which the processor reads ahead of the comparisons, as it cannot a
+    /// search's reads, each of which depends on the one before. After
+    /// ``_walkLimit`` entries, the rest of the way is searched
+    /// (``_firstIndex(ofHashAtLeast:in:from:below:)``).
+    ///
+    /// - Parameter guess: any position; the closer, the fewer reads.
+    /// - Complexity: O(log *b*) reads at worst, O(1) for a guess within a few entries.
+    @inlinable static func _firstIndex(ofHashAtLeast hash: Int, in leaf: [_IDEntry<Item>], from low: Int, near guess: Int) -> Int {
+        guard low < leaf.count else { return leaf.count }
+        var position = Swift.min(Swift.max(guess, low), leaf.count - 1)
+        if leaf[position].hash >= hash {
+            // The answer is at `position` or before it.
+            let stop = Swift.max(low, position - _walkLimit)
+            while position > stop && leaf[position - 1].hash >= hash { position -= 1 }
+            return position == stop && position > low ? _firstIndex(ofHashAtLeast: hash, in: leaf, from: low, below: position) : position
+        }
+        // The answer is after `position`.
+        let stop = Swift.min(leaf.count, position + 1 + _walkLimit)
+        position += 1
+        while position < stop && leaf[position].hash < hash { position += 1 }
+        return position == stop && position < leaf.count ? _firstIndex(ofHashAtLeast: hash, in: leaf, from: position, below: leaf.count) : position
+    }
+
+    /// The first position in `low ..< high` whose hash is at least `hash`, or `high`,
+    /// where every hash from `high` on is at least `hash`.
     ///
     /// Each step reads the entry where the hash would be if the hashes between the ends
     /// of the range were evenly spread, then one a few places past it, so that the
     /// range shrinks to those few places when the guess is close, as it almost always is.
     ///
     /// - Complexity: O(log log *b*) reads for evenly spread hashes, O(log *b*) at worst.
-    @inlinable static func _firstIndex(ofHashAtLeast hash: Int, in leaf: [_IDEntry<Item>], from low: Int) -> Int {
-        var low = low, high = leaf.count  // the position is in low ... high
+    @inlinable static func _firstIndex(ofHashAtLeast hash: Int, in leaf: [_IDEntry<Item>], from low: Int, below high: Int) -> Int {
+        var low = low, high = high  // the position is in low ... high
         let margin = 8
         while high - low > 2 * margin {
             let width = high - low
