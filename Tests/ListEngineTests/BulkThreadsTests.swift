@@ -87,4 +87,22 @@ import Testing
             for await matches in group { #expect(matches) }
         }
     }
+
+    @Test("a large list's bulk edits, their ids hashed on two threads and written into the id overlay beside the sorts, leave its rows")
+    func largeListEditedThroughItsIDOverlay() async {
+        // 80,000 rows take an id overlay (from 65,536) of up to 5,000 ids; an `add` of
+        // 4,200 items is hashed on two threads (from 4,096), and the first round writes
+        // into the empty overlay beside the sorts.
+        var rounds = BulkEditRounds(count: 80_000, seed: 310)
+        let source = ListDataSource(Array(rounds.expected.values))
+        let recorder = BatchRecorder<TestRow>()
+        source.attach(recorder)
+        for _ in 0 ..< 3 {
+            await rounds.round(on: source, adding: 4_200, removing: 300, idsBelow: 99_000)
+        }
+        let final = await source.flush()
+        #expect(Array(final) == rounds.rows)
+        #expect(recorder.replayedRows() == Array(final))
+    }
 }
+

@@ -125,6 +125,27 @@ import Testing
         }
     }
 
+    @Test("ids hashed on two threads get the hashes one thread gives, in order, from any start")
+    func hashesOnTwoThreads() {
+        var rng = SplitMix64(seed: 9)
+        for round in 0..<40 {
+            let ids = (0..<rng.int(in: 0..<300)).map { _ in OverlayID(value: rng.int(in: 0..<1_000), collides: round % 2 == 0) }
+            let start = rng.int(in: 0..<ids.count + 1)
+            let prefix = (0..<start).map { -$0 }
+            var one = prefix, two = prefix
+            _IDEditor<OverlayRow>._appendHashes(of: ids, from: start, to: &one, concurrentFrom: .max)
+            _IDEditor<OverlayRow>._appendHashes(of: ids, from: start, to: &two, concurrentFrom: 1)
+            #expect(one == prefix + ids[start...].map(\.hashValue), "round \(round): one thread")
+            #expect(two == one, "round \(round): two threads, from \(start) of \(ids.count)")
+        }
+        // A run of more ids than the threshold, reduced: its hashes are each id's.
+        var run = _EditRun<OverlayRow>()
+        run.add((0..<(_Tuning.parallelHashMinimumIDs + 100)).map { OverlayRow(id: OverlayID(value: $0, collides: false), payload: 1) })
+        let edits = _IDEditor<OverlayRow>(run)
+        #expect(edits.editCount == _Tuning.parallelHashMinimumIDs + 100)
+        #expect(edits.hashes == edits.hashes.sorted() && zip(edits.ids, edits.hashes).allSatisfy { $0.hashValue == $1 })
+    }
+
     @Test("the searches of a leaf by spread hashes and from a guess find what a linear search finds, however the hashes are spread")
     func searchBySpreadHashes() {
         var rng = SplitMix64(seed: 3)

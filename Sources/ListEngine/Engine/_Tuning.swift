@@ -24,6 +24,11 @@
     /// two threads, and sort the items to place and the stored items on two threads.
     @inlinable static var parallelEditMinimumIDs: Int { 256 }
 
+    /// A bulk edit naming at least this many ids hashes them on two threads: hashing
+    /// a string id takes about 50 ns, and handing half of them to another thread about
+    /// as long as hashing a thousand.
+    @inlinable static var parallelHashMinimumIDs: Int { 4_096 }
+
     /// A bulk edit of a run naming at least this many rows, in a list of at least
     /// ``lateCallWaitMinimumListRows`` rows, waits up to ``lingerNanoseconds`` for a
     /// late call to join it (see ``_EditStrategy/waitsForLateCalls(namedRows:rowCount:)``):

@@ -44,7 +44,7 @@
         let known = earlier?.callHashes ?? []
         callHashes.reserveCapacity(callIDs.count)
         callHashes.append(contentsOf: known.prefix(callIDs.count))
-        for index in callHashes.count ..< callIDs.count { callHashes.append(callIDs[index].hashValue) }
+        Self._appendHashes(of: callIDs, from: callHashes.count, to: &callHashes)
         var slots: [_HashSlot] = []
         slots.reserveCapacity(callIDs.count)
         for index in callIDs.indices { slots.append(_HashSlot(hash: callHashes[index], index: index)) }
@@ -70,6 +70,31 @@
             position = end
         }
         oldItems = [Item?](repeating: nil, count: hashes.count)
+    }
+
+    /// Appends the hashes of `ids[start...]` to `hashes`, in order: from `threshold` ids,
+    /// each half on its own thread.
+    ///
+    /// - Complexity: O(*k*) hashes for *k* ids.
+    @inlinable static func _appendHashes(
+        of ids: [Item.ID], from start: Int, to hashes: inout [Int], concurrentFrom threshold: Int = _Tuning.parallelHashMinimumIDs
+    ) {
+        guard ids.count - start >= Swift.max(threshold, 2) else {
+            for index in start ..< ids.count { hashes.append(ids[index].hashValue) }
+            return
+        }
+        let cut = start + (ids.count - start) / 2
+        let halves = LockedState<[[Int]]>([[], []])
+        _forEachConcurrently(2) { part in
+            let range = part == 0 ? start ..< cut : cut ..< ids.count
+            var partHashes: [Int] = []
+            partHashes.reserveCapacity(range.count)
+            for index in range { partHashes.append(ids[index].hashValue) }
+            halves.withLock { $0[part] = partHashes }
+        }
+        let (first, second) = halves.withLock { ($0[0], $0[1]) }
+        hashes.append(contentsOf: first)
+        hashes.append(contentsOf: second)
     }
 
     /// The item an id is left with by its calls in `slots[first ... lastCall]` (those
