@@ -73,15 +73,7 @@ import Testing
         await withTaskGroup(of: Bool.self) { group in
             for list in 0 ..< 4 {
                 group.addTask {
-                    var rounds = BulkEditRounds(count: 20_000, seed: UInt64(300 + list))
-                    let source = ListDataSource(Array(rounds.expected.values))
-                    let recorder = BatchRecorder<TestRow>()
-                    source.attach(recorder)
-                    for _ in 0 ..< 4 {
-                        await rounds.round(on: source, adding: 1_500, removing: 400, idsBelow: 25_000)
-                    }
-                    let final = await source.flush()
-                    return Array(final) == rounds.rows && recorder.replayedRows() == Array(final)
+                    await Self.endsWithItsRows(count: 20_000, seed: UInt64(300 + list), rounds: 4, adding: 1_500, removing: 400, idsBelow: 25_000)
                 }
             }
             for await matches in group { #expect(matches) }
@@ -93,16 +85,21 @@ import Testing
         // 80,000 rows take an id overlay (from 65,536) of up to 5,000 ids; an `add` of
         // 4,200 items is hashed on two threads (from 4,096), and the first round writes
         // into the empty overlay beside the sorts.
-        var rounds = BulkEditRounds(count: 80_000, seed: 310)
-        let source = ListDataSource(Array(rounds.expected.values))
+        #expect(await Self.endsWithItsRows(count: 80_000, seed: 310, rounds: 3, adding: 4_200, removing: 300, idsBelow: 99_000))
+    }
+
+    /// Whether a list of `count` rows, after `rounds` rounds of bulk edits, holds the rows
+    /// they should leave, and a renderer replaying its batches shows them.
+    static func endsWithItsRows(count: Int, seed: UInt64, rounds: Int, adding: Int, removing: Int, idsBelow idLimit: Int) async -> Bool {
+        var edits = BulkEditRounds(count: count, seed: seed)
+        let source = ListDataSource(Array(edits.expected.values))
         let recorder = BatchRecorder<TestRow>()
         source.attach(recorder)
-        for _ in 0 ..< 3 {
-            await rounds.round(on: source, adding: 4_200, removing: 300, idsBelow: 99_000)
+        for _ in 0 ..< rounds {
+            await edits.round(on: source, adding: adding, removing: removing, idsBelow: idLimit)
         }
         let final = await source.flush()
-        #expect(Array(final) == rounds.rows)
-        #expect(recorder.replayedRows() == Array(final))
+        return Array(final) == edits.rows && recorder.replayedRows() == Array(final)
     }
 }
 
