@@ -80,11 +80,11 @@ import Testing
         }
     }
 
-    @Test("a large list's bulk edits, their ids hashed on two threads and written into the id overlay beside the sorts, leave its rows")
+    @Test("a large list's bulk edits, their ids hashed on two threads and written into the id overlay beside a sort, leave its rows")
     func largeListEditedThroughItsIDOverlay() async {
         // 80,000 rows take an id overlay (from 65,536) of up to 5,000 ids; an `add` of
         // 4,200 items is hashed on two threads (from 4,096), and the first round writes
-        // into the empty overlay beside the sorts.
+        // into the empty overlay beside the sort of the items to place.
         #expect(await Self.endsWithItsRows(count: 80_000, seed: 310, rounds: 3, adding: 4_200, removing: 300, idsBelow: 99_000))
     }
 

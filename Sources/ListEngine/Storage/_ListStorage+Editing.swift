@@ -39,7 +39,8 @@ extension _ListStorage {
     /// two threads, with the same result. A large id index takes the ids into its
     /// overlay (see ``_IDIndex/_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)``,
     /// whose last two parameters `overlay` passes on); into an empty one, on two threads,
-    /// the overlay is written on a third while the two sorts run.
+    /// the overlay is written after the sort of the stored items, while the items to
+    /// place are sorted on the other thread.
     ///
     /// - Complexity: O(*k* log *k* + *k* log *n*) comparisons and O(*l* · *b*) copies,
     ///   for *k* named ids falling into *l* leaves of *b* rows; untouched leaves are shared.
@@ -66,8 +67,8 @@ extension _ListStorage {
         let onTwoThreads = idEdits.editCount >= threshold
         let ids = _fullIndex
         // Into an empty overlay, the stored items are the main entries': found first, they
-        // let the overlay be written beside the sorts, on a third thread, rather than
-        // before them on one.
+        // let the overlay be written beside the sort of the items to place, rather than
+        // before both sorts.
         let writesOverlayBeside = onTwoThreads && ids._takesIntoEmptyOverlay(idEdits, overlayMinimum: overlay.minimum, overlayFraction: overlay.fraction)
         var index: _IDIndex<Item>? = nil
         if writesOverlayBeside {
@@ -81,7 +82,7 @@ extension _ListStorage {
         // The items to place and the stored items to find, each sorted by row order.
         let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit], index: _IDIndex<Item>?)>(([], [], index))
         let found = idEdits
-        _forEachConcurrently(writesOverlayBeside ? 3 : onTwoThreads ? 2 : 1) { part in
+        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
             if part == 0 {
                 let insertions = _RowEditor<Item>.sortedInsertions(of: found, comparator: comparator)
                 sorted.withLock { $0.insertions = insertions }
@@ -90,7 +91,9 @@ extension _ListStorage {
                 let stored = _RowEditor<Item>.sortedStoredItems(of: found, comparator: comparator)
                 sorted.withLock { $0.stored = stored }
             }
-            if part == 2 {
+            // After the sort of the stored items, while the items to place, as many or
+            // more, are sorted on the other thread.
+            if writesOverlayBeside && part == 1 {
                 var edits = found
                 let written = ids._editingOverlay(with: &edits, concurrently: false, mainItems: found.oldItems)
                 sorted.withLock { $0.index = written }
