@@ -21,6 +21,22 @@ import Dispatch
     }
 }
 
+/// `first()` followed by `second()`: on two threads (see ``_forEachConcurrently(_:_:)``)
+/// when `concurrently`, one after the other otherwise.
+///
+/// - Complexity: that of the two bodies, plus copying their results once.
+@inlinable func _joinedConcurrently<Element: Sendable>(
+    _ first: @Sendable () -> [Element], _ second: @Sendable () -> [Element], concurrently: Bool = true
+) -> [Element] {
+    guard concurrently else { return first() + second() }
+    let halves = LockedState<[[Element]]>([[], []])
+    _forEachConcurrently(2) { part in
+        let half = part == 0 ? first() : second()
+        halves.withLock { $0[part] = half }
+    }
+    return halves.withLock { $0[0] + $0[1] }
+}
+
 /// A few long-lived threads that run every part of a bulk edit.
 ///
 /// A bulk edit copies every leaf it touches, on several threads. With an allocator that

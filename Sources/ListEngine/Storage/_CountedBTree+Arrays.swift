@@ -87,14 +87,11 @@ extension _CountedBTree where Element: Sendable {
         self.init(fanout: fanout)
         let cut = sizes.count / 2
         let laterFirst = sizes[..<cut].reduce(0, +)
-        let halves = LockedState<[[_Node]]>([[], []])
-        _forEachConcurrently(2) { part in
-            let leaves = part == 0
-                ? Self._leaves(sized: sizes[..<cut], from: 0, element: element)
-                : Self._leaves(sized: sizes[cut...], from: laterFirst, element: element)
-            halves.withLock { $0[part] = leaves }
-        }
-        root = Self._stackBranches(on: halves.withLock { $0[0] + $0[1] }, fanout: fanout)
+        let leaves = _joinedConcurrently(
+            { Self._leaves(sized: sizes[..<cut], from: 0, element: element) },
+            { Self._leaves(sized: sizes[cut...], from: laterFirst, element: element) }
+        )
+        root = Self._stackBranches(on: leaves, fanout: fanout)
         _checkInvariants()
     }
 }

@@ -84,17 +84,7 @@
             return
         }
         let cut = start + (ids.count - start) / 2
-        let halves = LockedState<[[Int]]>([[], []])
-        _forEachConcurrently(2) { part in
-            let range = part == 0 ? start ..< cut : cut ..< ids.count
-            var partHashes: [Int] = []
-            partHashes.reserveCapacity(range.count)
-            for index in range { partHashes.append(ids[index].hashValue) }
-            halves.withLock { $0[part] = partHashes }
-        }
-        let (first, second) = halves.withLock { ($0[0], $0[1]) }
-        hashes.append(contentsOf: first)
-        hashes.append(contentsOf: second)
+        hashes.append(contentsOf: _joinedConcurrently({ ids[start ..< cut].map(\.hashValue) }, { ids[cut...].map(\.hashValue) }))
     }
 
     /// The item an id is left with by its calls in `slots[first ... lastCall]` (those

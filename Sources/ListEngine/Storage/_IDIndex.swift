@@ -333,15 +333,11 @@
         let earlierCount = mainCut + changes[..<changeCut].reduce(0) { $0 + $1.kind.countChange }
         let leaves: [_CountedBTree<_IDEntry<Item>>._Node]
         if concurrently && earlierCount >= fanout.leaf && count - earlierCount >= fanout.leaf {
-            let halves = LockedState<[[_CountedBTree<_IDEntry<Item>>._Node]]>([[], []])
             let index = self, total = count
-            _forEachConcurrently(2) { part in
-                let half = part == 0
-                    ? index._foldedLeaves(count: earlierCount, fromMain: 0, changes: changes[..<changeCut])
-                    : index._foldedLeaves(count: total - earlierCount, fromMain: mainCut, changes: changes[changeCut...])
-                halves.withLock { $0[part] = half }
-            }
-            leaves = halves.withLock { $0[0] + $0[1] }
+            leaves = _joinedConcurrently(
+                { index._foldedLeaves(count: earlierCount, fromMain: 0, changes: changes[..<changeCut]) },
+                { index._foldedLeaves(count: total - earlierCount, fromMain: mainCut, changes: changes[changeCut...]) }
+            )
         } else {
             leaves = _foldedLeaves(count: count, fromMain: 0, changes: changes[...])
         }

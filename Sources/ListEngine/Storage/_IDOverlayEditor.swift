@@ -136,28 +136,35 @@ extension _IDIndex where Item: Hashable {
         with edits: inout _IDEditor<Item>, concurrentFrom threshold: Int,
         overlayMinimum: Int = _Tuning.idOverlayMinimumEntries, overlayFraction: Int = _Tuning.idOverlayListFraction
     ) -> _IDIndex? {
-        let bound = entries.count / overlayFraction
-        guard entries.count >= overlayMinimum, edits.editCount <= bound || !overlay.isEmpty else {
+        guard _takesIntoOverlay(edits, overlayMinimum: overlayMinimum, overlayFraction: overlayFraction) else {
             guard let edited = _folded.entries._editingConcurrently(with: &edits, from: threshold) else { return nil }
             var index = _IDIndex()
             index.entries = edited
             return index
         }
         guard let edited = _editingOverlay(with: &edits, concurrently: edits.editCount >= threshold) else { return nil }
-        return edited.overlay.count <= bound ? edited : edited._folded(concurrently: edited.count >= _Tuning.parallelBuildMinimumItems)
+        return edited.overlay.count <= entries.count / overlayFraction ? edited : edited._folded(concurrently: edited.count >= _Tuning.parallelBuildMinimumItems)
+    }
+
+    /// Whether ``_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)`` writes
+    /// `edits` into the overlay rather than into the main entries.
+    ///
+    /// - Complexity: O(1).
+    @inlinable func _takesIntoOverlay(_ edits: _IDEditor<Item>, overlayMinimum: Int, overlayFraction: Int) -> Bool {
+        entries.count >= overlayMinimum && (edits.editCount <= entries.count / overlayFraction || !overlay.isEmpty)
     }
 
     /// Whether ``_editing(with:concurrentFrom:overlayMinimum:overlayFraction:)`` would
-    /// write `edits` into an overlay that is empty, and leave it unfolded: then every
-    /// stored item is the main entries', and the overlay can be written later, from
-    /// them (``_editingOverlay(with:concurrently:mainItems:)``).
+    /// write `edits` into an overlay that is empty, and leave it unfolded (it then holds
+    /// at most one entry per edit, within its bound): every stored item is then the main
+    /// entries', and the overlay can be written later, from them
+    /// (``_editingOverlay(with:concurrently:mainItems:)``).
     ///
     /// - Complexity: O(1).
     @inlinable func _takesIntoEmptyOverlay(
         _ edits: _IDEditor<Item>, overlayMinimum: Int = _Tuning.idOverlayMinimumEntries, overlayFraction: Int = _Tuning.idOverlayListFraction
     ) -> Bool {
-        // The overlay then holds at most one entry per edit, within the bound.
-        overlay.isEmpty && entries.count >= overlayMinimum && edits.editCount <= entries.count / overlayFraction
+        overlay.isEmpty && _takesIntoOverlay(edits, overlayMinimum: overlayMinimum, overlayFraction: overlayFraction)
     }
 
     /// The index after `edits`, written into its overlay.
@@ -192,14 +199,8 @@ extension _IDIndex where Item: Hashable {
     /// - Parameter concurrently: whether to look up the earlier and later halves on two threads.
     /// - Complexity: O(*k* log *n*).
     @inlinable func _mainItems(of edits: _IDEditor<Item>, concurrently: Bool) -> [Item?] {
-        let count = edits.editCount, cut = concurrently ? count / 2 : count
-        let found = LockedState<[[Item?]]>([[], []])
-        let index = self
-        _forEachConcurrently(concurrently ? 2 : 1) { part in
-            let items = index._mainItems(part == 0 ? 0 ..< cut : cut ..< count, of: edits)
-            found.withLock { $0[part] = items }
-        }
-        return found.withLock { $0[0] + $0[1] }
+        let count = edits.editCount, cut = count / 2, index = self
+        return _joinedConcurrently({ index._mainItems(0 ..< cut, of: edits) }, { index._mainItems(cut ..< count, of: edits) }, concurrently: concurrently)
     }
 
     /// The main entries' item for each of `edits.ids[range]`, in order.
