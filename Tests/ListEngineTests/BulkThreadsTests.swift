@@ -41,6 +41,25 @@ import Testing
         #expect(!all.contains(Self.currentThread()))
     }
 
+    @Test("with the caller running the first part, the others run on the bulk threads, each once")
+    func callerRunsTheFirstPart() {
+        let threads = _BulkThreads()
+        let caller = Self.currentThread()
+        for call in 0 ..< 30 {
+            let parts = call % 2 == 0 ? 2 : 3
+            let ran = LockedState<[[UInt]]>(Array(repeating: [], count: parts))
+            let accepted = threads.run(parts, callerRunsFirstPart: true) { part in
+                ran.withLock { $0[part].append(Self.currentThread()) }
+            }
+            #expect(accepted)
+            let callThreads = ran.withLock { $0 }
+            #expect(callThreads.allSatisfy { $0.count == 1 }, "a part did not run exactly once: \(callThreads)")
+            #expect(callThreads[0] == [caller], "the first part ran elsewhere than on the caller")
+            #expect(callThreads.dropFirst().allSatisfy { $0.first != caller }, "a later part ran on the caller")
+            #expect(Set(callThreads.joined()).count == parts, "two parts shared a thread")
+        }
+    }
+
     @Test("a call made while another holds the threads does not wait for them, and more parts than threads run elsewhere")
     func busyThreadsAreNotWaitedFor() {
         let threads = _BulkThreads()

@@ -111,4 +111,28 @@ import Testing
         #expect(sorted?.new.map(\.id) == Array((0 ..< 100).reversed()))
         #expect(sorted?.moves.count == 99, "every row may move after a sort, and all but one must")
     }
+
+    @Test("a bulk edit keeps the arrays it worked with for its batch to take; other changes keep none")
+    func bulkEditLeftoversGoWithTheBatch() {
+        let rows = (0 ..< 4_000).map { TestRow(id: $0, key: $0 * 2) }
+        let added = (0 ..< 300).map { TestRow(id: $0 * 13, key: $0 * 26 + 1) }
+        let (kept, again, batch) = withEngine(rows) { engine -> (_BulkEditLeftovers<TestRow>?, _BulkEditLeftovers<TestRow>?, ChangeBatch<TestRow>?) in
+            engine.apply(run([.add(added), .remove([1, 2])]), joiningLateCalls: nil)
+            let kept = engine.takeBulkEditLeftovers()
+            return (kept, engine.takeBulkEditLeftovers(), engine.takeBatch())
+        }
+        #expect(kept?.calls?.count == 302, "the calls")
+        #expect(kept?.found?.editCount == 302 && kept?.found?.oldItems.compactMap { $0 }.count == 302, "the ids, their stored items found")
+        #expect(kept?.insertions.count == 300 && kept?.storedItems.count == 302, "the sorted row edits")
+        #expect(kept?.rowEditor != nil)
+        #expect(again == nil, "taken once")
+        #expect(batch?.reloads.count == 300 && batch?.deletions == [1, 2], "the edit itself went through")
+
+        let single = withEngine(rows) { engine -> Bool in
+            engine.apply(run([.add([TestRow(id: 7, key: 9_000)])]), joiningLateCalls: nil)
+            engine.apply(run([.remove([3, 4])]), joiningLateCalls: nil)
+            return engine.takeBulkEditLeftovers() == nil
+        }
+        #expect(single, "one-row and one-at-a-time changes keep nothing")
+    }
 }

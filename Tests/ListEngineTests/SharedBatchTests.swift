@@ -105,6 +105,33 @@ private final class QuickRenderer: ListRenderer {
         #expect(log.released.load(ordering: .relaxed) == 10)
     }
 
+    @Test("what a bulk edit worked with goes with its batch and is freed by the last holder")
+    func leftoversFreedByLastHolder() {
+        let log = ReleaseLog(), leftoverLog = ReleaseLog()
+        var run = _EditRun<ProbedRow>()
+        run.add((0 ..< 50).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: leftoverLog)) })
+        var leftovers = _BulkEditLeftovers<ProbedRow>()
+        leftovers.calls = run
+        leftovers.reduced = _IDEditor(run)
+        run = _EditRun()
+        let comparator = _RowOrder<ProbedRow>.natural
+        var storage = _ListStorage<ProbedRow>(comparator: comparator)
+        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        let batch = ChangeBatch._compute(
+            from: ListSnapshot(_storage: storage, version: 1),
+            to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
+            touched: .all
+        )
+        storage = _ListStorage(comparator: comparator)
+        let shared = _SharedBatch(consume batch, holders: 2, leftovers: leftovers)
+        leftovers = _BulkEditLeftovers()
+        shared.finish()
+        #expect(leftoverLog.released.load(ordering: .relaxed) == 0, "a holder has not finished")
+        shared.finish()
+        #expect(leftoverLog.released.load(ordering: .relaxed) == 50)
+        #expect(log.released.load(ordering: .relaxed) == 10)
+    }
+
     @Test("the rows a batch replaced are freed on the renderer's side, never on the diff queue")
     func replacedRowsNotFreedOnDiffQueue() async {
         let log = ReleaseLog()
@@ -124,6 +151,36 @@ private final class QuickRenderer: ListRenderer {
             #expect(await source.flush().count == rowCount)
         }
         #expect(await log.waitForReleases(rounds * replacedPerRound) == rounds * replacedPerRound)
+        #expect(log.releasedOnDiffQueue.load(ordering: .relaxed) == 0)
+        withExtendedLifetime(renderer) {}
+    }
+
+    @Test("what a bulk edit worked with is freed on the renderer's side with its batch, never on the diff queue")
+    func bulkEditLeftoversNotFreedOnDiffQueue() async {
+        let log = ReleaseLog()
+        let rowCount = 4_000, rounds = 10, named = 200
+        let source = ListDataSource<ProbedRow>((0 ..< rowCount).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        source._diffQueue.setSpecific(key: ReleaseLog.diffQueueKey, value: true)
+        let renderer = QuickRenderer()
+        source.attach(renderer)
+        _ = await source.flush()
+
+        for round in 1 ... rounds {
+            // Each named id is given two items in one run: the first lives only in the
+            // calls, which the edit keeps for its batch, and the row it replaces only in
+            // the batch's `old` snapshot.
+            source.perform { edits in
+                let ids = stride(from: round % 8, to: rowCount, by: rowCount / named)
+                edits.add(ids.map { ProbedRow(id: $0, key: rowCount * round + $0, probe: ReleaseProbe(log: log)) })
+                edits.add(ids.map { ProbedRow(id: $0, key: rowCount * (rounds + round) + $0, probe: ReleaseProbe(log: log)) })
+            }
+            #expect(await source.flush().count == rowCount)
+            // Idle threads between rounds: the renderer's queue then often finishes with
+            // the batch before the diff queue has returned from sending it, where a copy
+            // of what the edit worked with kept on the diff queue would be the last.
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(await log.waitForReleases(rounds * named * 2) == rounds * named * 2)
         #expect(log.releasedOnDiffQueue.load(ordering: .relaxed) == 0)
         withExtendedLifetime(renderer) {}
     }

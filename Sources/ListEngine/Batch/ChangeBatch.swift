@@ -81,6 +81,9 @@ public struct ChangeBatch<Item: Hashable & DataSourceComparable>: Sendable {
     /// - Complexity: O(1).
     @inlinable public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && reloads.isEmpty }
 
+    /// The number of deletions, insertions, moves and reloads.
+    @inlinable var _changedRowCount: Int { deletions.count + insertions.count + moves.count + reloads.count }
+
     /// The batch that brings a renderer from the empty list to `snapshot`.
     @inlinable static func attach(to snapshot: ListSnapshot<Item>) -> Self {
         ChangeBatch(

@@ -12,29 +12,43 @@ import Dispatch
 ///
 /// Parts run on the process's ``_BulkThreads`` when they are free (another list's bulk
 /// edit or build may hold them, or this call may come from a part running there),
-/// otherwise on the calling thread and dispatch's pool.
-@inlinable func _forEachConcurrently(_ parts: Int, _ body: @Sendable (Int) -> Void) {
+/// otherwise on the calling thread and dispatch's pool. With `callerRunsFirstPart`, the
+/// calling thread runs part 0 itself, and the bulk threads the others: one thread fewer
+/// to wake, for parts that allocate nothing that outlives the edit (a leaf a part
+/// allocates belongs to that thread's arena, see ``_BulkThreads``).
+@inlinable func _forEachConcurrently(_ parts: Int, callerRunsFirstPart: Bool = false, _ body: @Sendable (Int) -> Void) {
     if parts == 1 {
         body(0)
-    } else if !_BulkThreads.shared.run(parts, body) {
+    } else if !_BulkThreads.shared.run(parts, callerRunsFirstPart: callerRunsFirstPart, body) {
         DispatchQueue.concurrentPerform(iterations: parts, execute: body)
     }
 }
 
-/// `first()` followed by `second()`: on two threads (see ``_forEachConcurrently(_:_:)``)
-/// when `concurrently`, one after the other otherwise.
+/// `first()` followed by `second()`: on two threads (see
+/// ``_forEachConcurrently(_:callerRunsFirstPart:_:)``, where `first` is part 0) when
+/// `concurrently`, one after the other otherwise.
 ///
-/// - Complexity: that of the two bodies, plus copying their results once.
+/// - Complexity: that of the two bodies, plus copying the second's result once.
 @inlinable func _joinedConcurrently<Element: Sendable>(
-    _ first: @Sendable () -> [Element], _ second: @Sendable () -> [Element], concurrently: Bool = true
+    _ first: @Sendable () -> [Element], _ second: @Sendable () -> [Element], concurrently: Bool = true, callerRunsFirst: Bool = false
 ) -> [Element] {
-    guard concurrently else { return first() + second() }
+    guard concurrently else {
+        var joined = first()
+        joined.append(contentsOf: second())
+        return joined
+    }
     let halves = LockedState<[[Element]]>([[], []])
-    _forEachConcurrently(2) { part in
+    _forEachConcurrently(2, callerRunsFirstPart: callerRunsFirst) { part in
         let half = part == 0 ? first() : second()
         halves.withLock { $0[part] = half }
     }
-    return halves.withLock { $0[0] + $0[1] }
+    // The first half is moved out, not copied, and the second appended to it.
+    return halves.withLock { halves in
+        var joined: [Element] = []
+        swap(&joined, &halves[0])
+        joined.append(contentsOf: halves[1])
+        return joined
+    }
 }
 
 /// A few long-lived threads that run every part of a bulk edit.
@@ -105,16 +119,19 @@ import Dispatch
 
     /// Runs `body` for each of `parts` parts on a thread of its own and returns `true`,
     /// or returns `false` at once when another call holds the threads or `parts` exceeds
-    /// ``capacity``.
-    @usableFromInline func run(_ parts: Int, _ body: @Sendable (Int) -> Void) -> Bool {
-        guard parts <= Self.capacity, let workers = acquire(parts) else { return false }
+    /// ``capacity``. With `callerRunsFirstPart`, part 0 runs on the calling thread.
+    @usableFromInline func run(_ parts: Int, callerRunsFirstPart: Bool = false, _ body: @Sendable (Int) -> Void) -> Bool {
+        let firstWorkerPart = callerRunsFirstPart ? 1 : 0
+        guard parts <= Self.capacity, let workers = acquire(parts - firstWorkerPart) else { return false }
+        let used = workers.prefix(parts - firstWorkerPart)
         withoutActuallyEscaping(body) { body in
             // The workers drop `body` before signalling `done`, so it does not outlive this call.
-            for (part, worker) in workers.prefix(parts).enumerated() {
-                worker.job.withLock { $0 = _Job(part: part, body: body) }
+            for (offset, worker) in used.enumerated() {
+                worker.job.withLock { $0 = _Job(part: firstWorkerPart + offset, body: body) }
                 worker.start.signal()
             }
-            for worker in workers.prefix(parts) { worker.done.wait() }
+            if callerRunsFirstPart { body(0) }
+            for worker in used { worker.done.wait() }
         }
         state.withLock { $0.busy = false }
         return true

@@ -139,11 +139,14 @@ extension ListDataSource {
     /// Takes the engine's batch for what was applied since the last one, if anything
     /// visible changed, records it in the ledger and sends it to every renderer.
     @inlinable func _publish() {
+        // What the last bulk edit worked with goes with its batch, to be freed with it.
+        let leftovers = _engine.takeBulkEditLeftovers()
         guard let batch = _engine.takeBatch() else { return }
         let receivers = _shared.withLock { $0.ledger.computed(batch.new) }
         guard !receivers.isEmpty else { return }
-        // The batch now lives only in `shared`, which the renderers' blocks release.
-        let shared = _SharedBatch(consume batch, holders: receivers.count)
+        // The batch and the leftovers now live only in `shared`, which the renderers'
+        // blocks release: a copy left here could outlive them and be freed here.
+        let shared = _SharedBatch(consume batch, holders: receivers.count, leftovers: consume leftovers)
         for box in receivers { _send(shared, to: box) }
     }
 

@@ -41,6 +41,9 @@ import Synchronization
     /// Where the row placed by the first change since the last batch was and is, when
     /// that change was one row placed (`placeOne`) into the published rows themselves.
     @exclusivity(unchecked) @usableFromInline var placedRow: (old: Int?, new: Int)? = nil
+    /// The arrays the last bulk edit worked with, kept for its batch, which takes them
+    /// (``takeBulkEditLeftovers()``) to be freed with it on the renderers' side.
+    @exclusivity(unchecked) @usableFromInline var bulkEditLeftovers: _BulkEditLeftovers<Item>? = nil
     /// How many batches were found unsorted under `LIST_INTERNAL_CHECKS`.
     @usableFromInline let orderViolations = Atomic<Int>(0)
     /// How the rows form sections, for a ``SectionedListDataSource``'s rows; `nil` for a
@@ -98,10 +101,18 @@ import Synchronization
                joinLateCalls(&run, _EditStrategy.waitsForLateCalls(namedRows: run.count, rowCount: rowCount)) {
                 reduced = _IDEditor<Item>(run, extending: reduced)
             }
+            // What the edit works with, the calls included, goes with its batch, to be
+            // freed with the rows it replaced (see ``_BulkEditLeftovers``).
+            var leftovers = _BulkEditLeftovers<Item>()
+            defer {
+                leftovers.calls = run
+                leftovers.reduced = reduced
+                bulkEditLeftovers = leftovers
+            }
             // A run that late calls made too large for a bulk edit to beat merges still
             // goes in one pass, as several such calls do below: one at a time, a
             // removal would go one id at a time.
-            if let (edited, rows) = storage._editing(reduced: reduced) {
+            if let (edited, rows) = storage._editing(reduced: reduced, leavingWorkIn: &leftovers) {
                 storage = edited
                 touched = .edited(rows)
                 return
@@ -113,10 +124,13 @@ import Synchronization
             // `remove(ids:)` and an `add` that coalesced, say) would go one call at a
             // time, a removal one id at a time: one pass over the rows still costs less,
             // unless a placed item ties.
+            var leftovers = _BulkEditLeftovers<Item>()
             if touched == nil, run.callCount > 1, run.count >= _Tuning.bulkEditMinimumRows,
-               let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run)) {
+               let (edited, rows) = storage._editing(reduced: _IDEditor<Item>(run), leavingWorkIn: &leftovers) {
                 storage = edited
                 touched = .edited(rows)
+                leftovers.calls = run
+                bulkEditLeftovers = leftovers
                 return
             }
             applyOneAtATime(run)
@@ -259,6 +273,15 @@ import Synchronization
         case nil:
             touched = .ids(Set(ids))
         }
+    }
+
+    /// Hands over what the last bulk edit worked with, if anything is kept (see
+    /// ``bulkEditLeftovers``), and keeps nothing.
+    ///
+    /// - Complexity: O(1).
+    @inlinable func takeBulkEditLeftovers() -> _BulkEditLeftovers<Item>? {
+        _assertOnQueue()
+        return bulkEditLeftovers.take()
     }
 
     // MARK: - Batches

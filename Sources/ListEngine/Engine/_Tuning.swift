@@ -24,6 +24,12 @@
     /// two threads, and sort the items to place and the stored items on two threads.
     @inlinable static var parallelEditMinimumIDs: Int { 256 }
 
+    /// A pass cut for two threads is cut into this many pieces (fewer when the tree or
+    /// the edits are too few), which the threads take from either end until they meet
+    /// (see ``_CountedBTree/_editingConcurrently(with:from:pieces:)``): when one thread
+    /// runs slower, the other takes more of the pass.
+    @inlinable static var concurrentEditPieces: Int { 8 }
+
     /// A bulk edit naming at least this many ids hashes them on two threads: hashing
     /// a string id takes about 50 ns, and handing half of them to another thread about
     /// as long as hashing a thousand.
@@ -98,6 +104,11 @@
 
     /// ... and the fewest a full leaf holds, however large they are.
     @inlinable static var leafMinimumElements: Int { 16 }
+
+    /// The last holder of a batch of at least this many changed rows yields its core
+    /// before freeing what the batch replaced (see ``_SharedBatch/finish()``): freeing a
+    /// bulk edit's replaced leaves takes milliseconds, a yield about a microsecond.
+    @inlinable static var yieldBeforeFreeingChangedRows: Int { 4_096 }
 
     /// A list of at most this many rows keeps no id index: a lookup by id reads its
     /// rows, which costs less than hashing the id, and a change then copies one leaf,

@@ -53,10 +53,21 @@
         hashes.reserveCapacity(slots.count)
         ids.reserveCapacity(slots.count)
         newItems.reserveCapacity(slots.count)
+        isRewritten.reserveCapacity(slots.count)
         var position = 0
         while position < slots.count {
             var end = position + 1
             while end < slots.count && slots[end].hash == slots[position].hash { end += 1 }
+            if end == position + 1 {
+                // The only call with this hash: its id's edit is that call.
+                let call = slots[position].index
+                hashes.append(slots[position].hash)
+                ids.append(callIDs[call])
+                newItems.append(callItems[call])
+                isRewritten.append(false)
+                position = end
+                continue
+            }
             for candidate in position ..< end {
                 let id = callIDs[slots[candidate].index]
                 // Skip a call that a later call for the same id overrides.
@@ -84,7 +95,7 @@
             return
         }
         let cut = start + (ids.count - start) / 2
-        hashes.append(contentsOf: _joinedConcurrently({ ids[start ..< cut].map(\.hashValue) }, { ids[cut...].map(\.hashValue) }))
+        hashes.append(contentsOf: _joinedConcurrently({ ids[start ..< cut].map(\.hashValue) }, { ids[cut...].map(\.hashValue) }, callerRunsFirst: true))
     }
 
     /// The item an id is left with by its calls in `slots[first ... lastCall]` (those

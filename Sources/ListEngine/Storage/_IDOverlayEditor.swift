@@ -14,13 +14,22 @@
     @usableFromInline var ids: _IDEditor<Item>
     /// Per edit: the main entries' item for its id.
     @usableFromInline let mainItems: [Item?]
+    /// Whether `ids.oldItems` already holds `mainItems`: then an id without an overlay
+    /// entry keeps its stored item as it is, instead of having it written again (which
+    /// would copy the array the caller shares).
+    @usableFromInline let storedItemsAreMainItems: Bool
     /// For the edits of the current leaf: the slot of the id's entry, or the complement
     /// (`~slot`) of where an absent id goes.
     @usableFromInline var slots: [Int] = []
 
-    @inlinable init(_ ids: _IDEditor<Item>, mainItems: [Item?]) {
+    /// - Parameters:
+    ///   - ids: the edits.
+    ///   - mainItems: the main entries' item for each edit.
+    ///   - storedItemsAreMainItems: whether `ids.oldItems` is `mainItems` already.
+    @inlinable init(_ ids: _IDEditor<Item>, mainItems: [Item?], storedItemsAreMainItems: Bool = false) {
         self.ids = ids
         self.mainItems = mainItems
+        self.storedItemsAreMainItems = storedItemsAreMainItems
     }
 
     /// What the pass writes for an edit.
@@ -79,7 +88,7 @@
             } else {
                 // An absent id whose hash starts this leaf: the run may begin in the leaf before.
                 if cursor == 0 && oldOffset > 0 && !leaf.isEmpty && leaf[0].entry.hash == hash { return nil }
-                ids.oldItems[edit] = mainItems[edit]
+                if !storedItemsAreMainItems { ids.oldItems[edit] = mainItems[edit] }
                 if case .write = outcome(edit) { total += 1 }
                 slots.append(~probe)  // where it goes: after the run of its hash
                 cursor = probe
@@ -171,9 +180,12 @@ extension _IDIndex where Item: Hashable {
     ///
     /// - Parameters:
     ///   - concurrently: whether to look the ids up in the main entries on two threads.
-    ///   - mainItems: the main entries' item for each edit, when already looked up.
-    @inlinable func _editingOverlay(with edits: inout _IDEditor<Item>, concurrently: Bool, mainItems: [Item?]? = nil) -> _IDIndex? {
-        var editor = _IDOverlayEditor(edits, mainItems: mainItems ?? _mainItems(of: edits, concurrently: concurrently))
+    ///   - storedItemsAreMainItems: whether the overlay is empty and `edits.oldItems`
+    ///     already holds the main entries' item for each edit (``_mainItems(of:concurrently:)``),
+    ///     which are then not looked up again.
+    @inlinable func _editingOverlay(with edits: inout _IDEditor<Item>, concurrently: Bool, storedItemsAreMainItems: Bool = false) -> _IDIndex? {
+        let known = storedItemsAreMainItems && overlay.isEmpty
+        var editor = _IDOverlayEditor(edits, mainItems: known ? edits.oldItems : _mainItems(of: edits, concurrently: concurrently), storedItemsAreMainItems: known)
         var index = self
         if overlay.isEmpty {
             let all = 0 ..< edits.editCount
@@ -200,7 +212,9 @@ extension _IDIndex where Item: Hashable {
     /// - Complexity: O(*k* log *n*).
     @inlinable func _mainItems(of edits: _IDEditor<Item>, concurrently: Bool) -> [Item?] {
         let count = edits.editCount, cut = count / 2, index = self
-        return _joinedConcurrently({ index._mainItems(0 ..< cut, of: edits) }, { index._mainItems(cut ..< count, of: edits) }, concurrently: concurrently)
+        return _joinedConcurrently(
+            { index._mainItems(0 ..< cut, of: edits) }, { index._mainItems(cut ..< count, of: edits) }, concurrently: concurrently, callerRunsFirst: true
+        )
     }
 
     /// The main entries' item for each of `edits.ids[range]`, in order.

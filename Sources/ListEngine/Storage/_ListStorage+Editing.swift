@@ -61,6 +61,17 @@ extension _ListStorage {
     @inlinable func _editing(
         reduced: _IDEditor<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs, overlay: (minimum: Int, fraction: Int) = _ListStorage._overlay
     ) -> (storage: _ListStorage, edited: _EditedRows)? {
+        var leftovers = _BulkEditLeftovers<Item>()
+        return _editing(reduced: reduced, concurrentFrom: threshold, overlay: overlay, leavingWorkIn: &leftovers)
+    }
+
+    /// ``_editing(reduced:concurrentFrom:overlay:)``, which moves the arrays it worked
+    /// with into `leftovers` instead of freeing them, for the caller to free once the
+    /// edited storage has been put to use (see ``_BulkEditLeftovers``).
+    @inlinable func _editing(
+        reduced: _IDEditor<Item>, concurrentFrom threshold: Int = _Tuning.parallelEditMinimumIDs, overlay: (minimum: Int, fraction: Int) = _ListStorage._overlay,
+        leavingWorkIn leftovers: inout _BulkEditLeftovers<Item>
+    ) -> (storage: _ListStorage, edited: _EditedRows)? {
         guard !rows.isEmpty, reduced.editCount > 0 else { return nil }
         var idEdits = reduced
         let comparator = areInIncreasingOrder
@@ -79,13 +90,25 @@ extension _ListStorage {
             }
             index = edited
         }
-        // The items to place and the stored items to find, each sorted by row order.
-        let sorted = LockedState<(insertions: [_RowEditor<Item>.Edit], stored: [_RowEditor<Item>.Edit], index: _IDIndex<Item>?)>(([], [], index))
+        // The items to place and the stored items to find, each sorted by row order, and
+        // the row editor made from both.
+        typealias Edits = [_RowEditor<Item>.Edit]
+        let sorted = LockedState<(insertions: Edits, stored: Edits?, index: _IDIndex<Item>?, rowEditor: _RowEditor<Item>?)>(([], nil, index, nil))
         let found = idEdits
-        _forEachConcurrently(onTwoThreads ? 2 : 1) { part in
+        // The items to place are sorted on the calling thread; the overlay's leaves are
+        // written on a bulk thread.
+        _forEachConcurrently(onTwoThreads ? 2 : 1, callerRunsFirstPart: true) { part in
             if part == 0 {
                 let insertions = _RowEditor<Item>.sortedInsertions(of: found, comparator: comparator)
-                sorted.withLock { $0.insertions = insertions }
+                // The stored items, fewer, are usually sorted by now: the row editor is then
+                // made here, while the other thread writes the overlay.
+                if let stored = sorted.withLock({ state -> Edits? in
+                    state.insertions = insertions
+                    return state.stored
+                }) {
+                    let rowEditor = _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
+                    sorted.withLock { $0.rowEditor = rowEditor }
+                }
             }
             if part == 1 || !onTwoThreads {
                 let stored = _RowEditor<Item>.sortedStoredItems(of: found, comparator: comparator)
@@ -95,16 +118,50 @@ extension _ListStorage {
             // more, are sorted on the other thread.
             if writesOverlayBeside && part == 1 {
                 var edits = found
-                let written = ids._editingOverlay(with: &edits, concurrently: false, mainItems: found.oldItems)
+                let written = ids._editingOverlay(with: &edits, concurrently: false, storedItemsAreMainItems: true)
                 sorted.withLock { $0.index = written }
             }
         }
-        let (insertions, stored, written) = sorted.withLock { $0 }
+        // The row editor is moved out, so that the pass's writes to it copy nothing.
+        let (insertions, sortedStored, written, madeRowEditor) = sorted.withLock { ($0.insertions, $0.stored, $0.index, $0.rowEditor.take()) }
         guard let index = written else { return nil }
-        var rowEdits = _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
+        let stored = sortedStored ?? []
+        var rowEdits = madeRowEditor ?? _RowEditor(owners: found, sortedInsertions: insertions, sortedStoredItems: stored, comparator: comparator)
         guard let newRows = rows._editingConcurrently(with: &rowEdits, from: threshold) else { return nil }
         let storage = _ListStorage(rows: newRows, ids: index, comparator: areInIncreasingOrder)
         storage._checkInvariants()
+        leftovers.keep(found, insertions, stored, rowEdits)
         return (storage, rowEdits.edited)
+    }
+}
+
+/// The arrays a bulk edit worked with: the calls, their reduction to one edit per id,
+/// and the row edits sorted and merged.
+///
+/// Freeing them takes a few hundred microseconds for ten thousand ids, each item
+/// released in several arrays. Freed where the edit ends, on the diff queue, they would
+/// hold up the batch; the diff engine keeps the last bulk edit's
+/// (``_DiffEngine/bulkEditLeftovers``) and its batch takes them, to be freed with the rows
+/// it replaced, by the last renderer's queue done with it (``_SharedBatch``).
+@usableFromInline struct _BulkEditLeftovers<Item: Hashable & DataSourceComparable>: Sendable {
+    /// The calls, and their reduction before the id pass (the caller's to keep).
+    @usableFromInline var calls: _EditRun<Item>? = nil
+    @usableFromInline var reduced: _IDEditor<Item>? = nil
+    @usableFromInline var found: _IDEditor<Item>? = nil
+    @usableFromInline var insertions: [_RowEditor<Item>.Edit] = []
+    @usableFromInline var storedItems: [_RowEditor<Item>.Edit] = []
+    @usableFromInline var rowEditor: _RowEditor<Item>? = nil
+
+    @inlinable init() {}
+
+    /// Keeps a bulk edit's reduction after its id pass, its sorted row edits and its row
+    /// editor, in place of another edit's.
+    @inlinable mutating func keep(
+        _ found: _IDEditor<Item>, _ insertions: [_RowEditor<Item>.Edit], _ storedItems: [_RowEditor<Item>.Edit], _ rowEditor: _RowEditor<Item>
+    ) {
+        self.found = found
+        self.insertions = insertions
+        self.storedItems = storedItems
+        self.rowEditor = rowEditor
     }
 }
