@@ -28,7 +28,7 @@
     /// the edits are too few), which the threads take from either end until they meet
     /// (see ``_CountedBTree/_editingConcurrently(with:from:pieces:)``): when one thread
     /// runs slower, the other takes more of the pass.
-    @inlinable static var concurrentEditPieces: Int { 8 }
+    @inlinable static var concurrentEditPieces: Int { 16 }
 
     /// A bulk edit naming at least this many ids hashes them on two threads: hashing
     /// a string id takes about 50 ns, and handing half of them to another thread about

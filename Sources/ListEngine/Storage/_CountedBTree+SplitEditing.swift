@@ -135,7 +135,7 @@ extension _CountedBTree where Element: Sendable {
     @inlinable func _cut<Editor: _TreeEditor>(for editor: Editor, pieces: Int) -> _Cut? where Editor.Element == Element {
         guard let root, !root.isLeaf, pieces >= 2 else { return nil }
         var level = _Siblings(childrenOf: root)
-        while level.nodes.count < 8 * pieces && !level.nodes[0].isLeaf {
+        while level.nodes.count < 4 * pieces && !level.nodes[0].isLeaf {
             var next = _Siblings(nodes: [], counts: [], firsts: [])
             for node in level.nodes {
                 next.nodes.append(contentsOf: node.children)
