@@ -350,40 +350,7 @@ import Testing
         }
     }
 
-    @Test("a row pass cut into any number of pieces builds the rows and records of the whole pass", arguments: [4, 9])
-    func passInPieces(fanout: Int) {
-        // Pieces from two to more than the level has nodes, so that some get one node and
-        // some edits, or nodes whose rows all go; each result against the whole pass.
-        var cutPasses = 0
-        for seed in UInt64(0)..<propertySeedCount(default: 200) / 4 {
-            var rng = SplitMix64(seed: seed &* 71 &+ UInt64(fanout))
-            let count = rng.int(in: 50..<700)
-            let rows = (0..<count).map { TestRow(id: $0, key: rng.int(in: 0..<(rng.chance(0.3) ? 200 : 1_000_000))) }
-            let storage = Self.storage(rows, fanout: fanout)
-            let run = Self.randomRun(rows: rows, idRange: count, keys: rng.chance(0.5) ? 1_000_000 : 300, calls: rng.int(in: 1..<8), rng: &rng)
-            var ids = _IDEditor<TestRow>(run)
-            guard storage.ids.entries._editing(with: &ids) != nil else { continue }
-            let editor = _RowEditor(
-                owners: ids, sortedInsertions: _RowEditor.sortedInsertions(of: ids, comparator: .natural),
-                sortedStoredItems: _RowEditor.sortedStoredItems(of: ids, comparator: .natural), comparator: .natural)
-            var whole = editor
-            let wholeRows = storage.rows._editing(with: &whole)
-            for pieces in [2, 3, 5, 8, 64] {
-                let context = "fanout \(fanout) seed \(seed) pieces \(pieces)"
-                var cut = editor
-                let cutRows = storage.rows._editingConcurrently(with: &cut, from: 1, pieces: pieces)
-                #expect((wholeRows == nil) == (cutRows == nil), "gave up: whole \(wholeRows == nil), cut \(cutRows == nil) — \(context)")
-                guard let wholeRows, let cutRows else { continue }
-                if storage.rows._cut(for: editor, pieces: pieces) != nil { cutPasses += 1 }
-                #expect(Array(cutRows) == Array(wholeRows), "rows — \(context)")
-                #expect(cut.edited == whole.edited, "records — \(context)")
-                Self.expectWellFormed(cutRows, context)
-            }
-        }
-        #expect(cutPasses > 0, "no pass was cut")
-    }
-
-    @Test("a pass cut into pieces finds a tie across a seam, and gives up exactly when the whole pass does")
+    @Test("a pass cut in two finds a tie across the cut, and gives up exactly when the whole pass does")
     func tieAcrossTheCut() {
         // For each node boundary of the level the row pass is cut at, a run adds rows
         // spread around it so that the cut falls there, removes the row just after it and
@@ -400,7 +367,7 @@ import Testing
                 let editor = _RowEditor(
                     owners: ids, sortedInsertions: _RowEditor.sortedInsertions(of: ids, comparator: .natural),
                     sortedStoredItems: _RowEditor.sortedStoredItems(of: ids, comparator: .natural), comparator: .natural)
-                return storage.rows._cut(for: editor, pieces: _Tuning.concurrentEditPieces)
+                return storage.rows._cut(for: editor)
             }
             // New rows around `middle`, none tied with a row or with each other.
             func spread(around middle: Int) -> [TestRow] {
@@ -422,7 +389,7 @@ import Testing
                 run.add(spread(around: boundary))
                 run.remove([rows[boundary].id])
                 run.add([TestRow(id: 20_000, key: rows[boundary].key)])
-                guard cut(of: run)?.offsets.contains(boundary) == true else { continue }
+                guard cut(of: run)?.offset == boundary else { continue }
                 let tied = rows[boundary - 1].key == rows[boundary].key
                 if tied { seams.tied += 1 } else { seams.untied += 1 }
                 let context = "paired: \(isPaired), cut at \(boundary)"

@@ -24,12 +24,6 @@
     /// two threads, and sort the items to place and the stored items on two threads.
     @inlinable static var parallelEditMinimumIDs: Int { 256 }
 
-    /// A pass cut for two threads is cut into this many pieces (fewer when the tree or
-    /// the edits are too few), which the threads take from either end until they meet
-    /// (see ``_CountedBTree/_editingConcurrently(with:from:pieces:)``): when one thread
-    /// runs slower, the other takes more of the pass.
-    @inlinable static var concurrentEditPieces: Int { 16 }
-
     /// A bulk edit naming at least this many ids hashes them on two threads: hashing
     /// a string id takes about 50 ns, and handing half of them to another thread about
     /// as long as hashing a thousand.

@@ -37,20 +37,19 @@
     /// that the pass keeps unchanged.
     mutating func keep(_ subtree: _CountedBTree<Element>._Node) -> Bool
 
-    /// Prepares a copy of the editor to apply a later piece of a pass cut into pieces
-    /// (see ``_CountedBTree/_editingConcurrently(with:from:pieces:)``): the copy starts
-    /// in the middle of the tree without seeing what the pieces before it write.
+    /// Prepares a copy of the editor to apply the later part of a pass cut in two (see
+    /// ``_CountedBTree/_editingConcurrently(with:from:)``): the copy starts in the
+    /// middle of the tree without seeing what the earlier part writes.
     mutating func beginLaterPart()
 
     /// Takes over what `later`, a copy prepared by ``beginLaterPart()``, found while it
-    /// applied `laterEdits` (the edits right after this editor's) to the next piece of
-    /// the tree. Pieces are joined in order, each into the editor of those before it,
-    /// which then stands for all of them. Returns `false` to abandon the pass.
+    /// applied `laterEdits` (the edits after this editor's) to the rest of the tree.
+    /// Returns `false` to abandon the pass.
     ///
     /// - Parameters:
-    ///   - emittedBefore: how many elements this editor's pieces wrote: the new position
-    ///     of the first element the later piece wrote.
-    ///   - lastBefore: the last element this editor's pieces wrote, if any.
-    ///   - firstAfter: the first element the later piece wrote, if any.
+    ///   - emittedBefore: how many elements this editor's part wrote: the new position
+    ///     of the first element the later part wrote.
+    ///   - lastBefore: the last element this editor's part wrote, if any.
+    ///   - firstAfter: the first element the later part wrote, if any.
     mutating func join(_ later: Self, laterEdits: Range<Int>, emittedBefore: Int, lastBefore: Element?, firstAfter: Element?) -> Bool
 }
