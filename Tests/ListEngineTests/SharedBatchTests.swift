@@ -68,7 +68,9 @@ private final class QuickRenderer: ListRenderer {
 @Suite struct SharedBatchTests {
     /// The batch that deletes `count` probed rows, shared by `holders`; its `old` snapshot is
     /// the rows' only holder.
-    private static func sharedDeletion(of count: Int, logging log: ReleaseLog, holders: Int) -> _SharedBatch<ProbedRow> {
+    private static func sharedDeletion(
+        of count: Int, logging log: ReleaseLog, holders: Int, leftovers: _BulkEditLeftovers<ProbedRow>? = nil
+    ) -> _SharedBatch<ProbedRow> {
         let comparator = _RowOrder<ProbedRow>.natural
         var storage = _ListStorage<ProbedRow>(comparator: comparator)
         storage.add(contentsOf: (0 ..< count).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
@@ -77,7 +79,18 @@ private final class QuickRenderer: ListRenderer {
             to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
             touched: .all
         )
-        return _SharedBatch(consume batch, holders: holders)
+        return _SharedBatch(consume batch, holders: holders, leftovers: leftovers)
+    }
+
+    /// A list of `rowCount` probed rows with a quick renderer attached and delivered to,
+    /// its diff queue marked for `ReleaseLog`.
+    private static func probedSource(rowCount: Int, logging log: ReleaseLog) async -> (ListDataSource<ProbedRow>, QuickRenderer) {
+        let source = ListDataSource<ProbedRow>((0 ..< rowCount).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
+        source._diffQueue.setSpecific(key: ReleaseLog.diffQueueKey, value: true)
+        let renderer = QuickRenderer()
+        source.attach(renderer)
+        _ = await source.flush()
+        return (source, renderer)
     }
 
     @Test("a shared batch is dropped by the last holder to finish")
@@ -114,16 +127,7 @@ private final class QuickRenderer: ListRenderer {
         leftovers.calls = run
         leftovers.reduced = _IDEditor(run)
         run = _EditRun()
-        let comparator = _RowOrder<ProbedRow>.natural
-        var storage = _ListStorage<ProbedRow>(comparator: comparator)
-        storage.add(contentsOf: (0 ..< 10).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
-        let batch = ChangeBatch._compute(
-            from: ListSnapshot(_storage: storage, version: 1),
-            to: ListSnapshot(_storage: _ListStorage(comparator: comparator), version: 2),
-            touched: .all
-        )
-        storage = _ListStorage(comparator: comparator)
-        let shared = _SharedBatch(consume batch, holders: 2, leftovers: leftovers)
+        let shared = Self.sharedDeletion(of: 10, logging: log, holders: 2, leftovers: leftovers)
         leftovers = _BulkEditLeftovers()
         shared.finish()
         #expect(leftoverLog.released.load(ordering: .relaxed) == 0, "a holder has not finished")
@@ -136,11 +140,7 @@ private final class QuickRenderer: ListRenderer {
     func replacedRowsNotFreedOnDiffQueue() async {
         let log = ReleaseLog()
         let rowCount = 4_000, rounds = 20, replacedPerRound = 500
-        let source = ListDataSource<ProbedRow>((0 ..< rowCount).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
-        source._diffQueue.setSpecific(key: ReleaseLog.diffQueueKey, value: true)
-        let renderer = QuickRenderer()
-        source.attach(renderer)
-        _ = await source.flush()
+        let (source, renderer) = await Self.probedSource(rowCount: rowCount, logging: log)
 
         for round in 1 ... rounds {
             // Re-key rows spread over the list: each replaced row's old copy lives only in
@@ -159,11 +159,7 @@ private final class QuickRenderer: ListRenderer {
     func bulkEditLeftoversNotFreedOnDiffQueue() async {
         let log = ReleaseLog()
         let rowCount = 4_000, rounds = 10, named = 200
-        let source = ListDataSource<ProbedRow>((0 ..< rowCount).map { ProbedRow(id: $0, key: $0, probe: ReleaseProbe(log: log)) })
-        source._diffQueue.setSpecific(key: ReleaseLog.diffQueueKey, value: true)
-        let renderer = QuickRenderer()
-        source.attach(renderer)
-        _ = await source.flush()
+        let (source, renderer) = await Self.probedSource(rowCount: rowCount, logging: log)
 
         for round in 1 ... rounds {
             // Each named id is given two items in one run: the first lives only in the
