@@ -30,7 +30,7 @@ import Dispatch
 ///
 /// - Complexity: that of the two bodies, plus copying the second's result once.
 @inlinable func _joinedConcurrently<Element: Sendable>(
-    _ first: @Sendable () -> [Element], _ second: @Sendable () -> [Element], concurrently: Bool = true, callerRunsFirst: Bool = false
+    _ first: @Sendable () -> [Element], _ second: @Sendable () -> [Element], concurrently: Bool = true, callerRunsFirstPart: Bool = false
 ) -> [Element] {
     guard concurrently else {
         var joined = first()
@@ -38,7 +38,7 @@ import Dispatch
         return joined
     }
     let halves = LockedState<[[Element]]>([[], []])
-    _forEachConcurrently(2, callerRunsFirstPart: callerRunsFirst) { part in
+    _forEachConcurrently(2, callerRunsFirstPart: callerRunsFirstPart) { part in
         let half = part == 0 ? first() : second()
         halves.withLock { $0[part] = half }
     }

@@ -95,7 +95,7 @@
             return
         }
         let cut = start + (ids.count - start) / 2
-        hashes.append(contentsOf: _joinedConcurrently({ ids[start ..< cut].map(\.hashValue) }, { ids[cut...].map(\.hashValue) }, callerRunsFirst: true))
+        hashes.append(contentsOf: _joinedConcurrently({ ids[start ..< cut].map(\.hashValue) }, { ids[cut...].map(\.hashValue) }, callerRunsFirstPart: true))
     }
 
     /// The item an id is left with by its calls in `slots[first ... lastCall]` (those

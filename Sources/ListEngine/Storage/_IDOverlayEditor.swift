@@ -213,7 +213,7 @@ extension _IDIndex where Item: Hashable {
     @inlinable func _mainItems(of edits: _IDEditor<Item>, concurrently: Bool) -> [Item?] {
         let count = edits.editCount, cut = count / 2, index = self
         return _joinedConcurrently(
-            { index._mainItems(0 ..< cut, of: edits) }, { index._mainItems(cut ..< count, of: edits) }, concurrently: concurrently, callerRunsFirst: true
+            { index._mainItems(0 ..< cut, of: edits) }, { index._mainItems(cut ..< count, of: edits) }, concurrently: concurrently, callerRunsFirstPart: true
         )
     }
 
