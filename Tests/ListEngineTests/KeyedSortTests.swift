@@ -49,10 +49,35 @@ import Testing
         }
     }
 
+    @Test("keyed bounds equal the section-major comparator's, with the items' < and with a given order", arguments: [false, true])
+    func keyedBoundMatchesComparator(withOrder: Bool) {
+        let rule = _SectionRule<Int, TestRow>(sectionOf: { $0.payload })
+        let descending: @Sendable (TestRow, TestRow) -> Bool = { $0.key > $1.key }
+        let given = withOrder ? descending : nil
+        let order = rule.rowOrder(given)
+        let comparator = rule.sectionMajor(given)
+        #expect(order.hasKeyedBound)
+        for seed in 0 ..< Self.seeds {
+            var rng = SplitMix64(seed: seed &+ 500)
+            let items = Self.items(&rng)
+            let elements = Self.stablySorted(items, 0 ..< items.count, by: comparator).map { items[Int($0)] }
+            // Items already there (ties on both sides) and items that may not be.
+            let probes = elements.prefix(20) + (0 ..< 20).map { TestRow(id: 1_000 + $0, key: rng.int(in: -1 ..< 13), payload: rng.int(in: -1 ..< 5)) }
+            for item in probes {
+                let low = rng.int(in: 0 ..< elements.count + 1)
+                // The first element from `low` that is at or past each bound, read one by one.
+                let lower = (low ..< elements.count).first { !comparator(elements[$0], item) } ?? elements.count
+                let upper = (low ..< elements.count).first { comparator(item, elements[$0]) } ?? elements.count
+                #expect(order.bound(of: item, .lower, in: elements, from: low) == lower, "seed \(seed), \(item) from \(low)")
+                #expect(order.bound(of: item, .upper, in: elements, from: low) == upper, "seed \(seed), \(item) from \(low)")
+            }
+        }
+    }
+
     @Test("a flat order without a keyed sort sorts stably through its comparator")
     func unkeyedOrderSortsStably() {
         let order = _RowOrder<TestRow>({ $0.key < $1.key })
-        #expect(order.keyedSort == nil)
+        #expect(order.keyedSort == nil && !order.hasKeyedBound)
         for seed in 0 ..< Self.seeds {
             var rng = SplitMix64(seed: seed)
             let items = Self.items(&rng)

@@ -18,14 +18,18 @@ import Testing
         return starts
     }
 
-    @Test("a walk finds the runs a scan of every element finds, in trees of every shape")
+    @Test("a walk, on one thread or cut in two halves on two, finds the runs a scan of every element finds, in trees of every shape")
     func runStartsMatchScan() {
         for seed in 0 ..< Self.seeds {
             var rng = SplitMix64(seed: seed &+ 90_000)
             let (keys, tree) = Self.randomKeyTree(&rng)
-            let walked = tree.runStarts { $0 }
             let scanned = Self.scannedRunStarts(keys)
+            let walked = tree.runStarts { $0 }
             #expect(walked.map(\.key) == scanned.map(\.key) && walked.map(\.start) == scanned.map(\.start), "seed \(seed): \(keys)")
+            // Cut at a level of at least 16 nodes where the tree has one, so the cut falls
+            // inside runs, between them, and next to runs of one element.
+            let halves = tree.runStarts(by: { $0 }, concurrently: true)
+            #expect(halves.map(\.key) == scanned.map(\.key) && halves.map(\.start) == scanned.map(\.start), "seed \(seed), two halves: \(keys)")
         }
     }
 

@@ -35,7 +35,45 @@
     /// The section-major order as a list's row order, with its keyed sort: each item's
     /// key computed once per sort rather than at every comparison.
     @inlinable func rowOrder(_ order: (@Sendable (Item, Item) -> Bool)?) -> _RowOrder<Item> {
-        _RowOrder(sectionMajor(order), keyedSort: keyedSort(order))
+        _RowOrder(sectionMajor(order), keyedSort: keyedSort(order), keyedBound: keyedBound(order))
+    }
+
+    /// Finds an item's bound among ascending elements in section-major order, computing
+    /// the item's section once per search: the searches of a bulk edit, whose
+    /// comparisons would otherwise compute two sections each.
+    ///
+    /// - Complexity: one call of `sectionOf` for the item, and O(log *m*) calls of
+    ///   `sectionOf` and comparisons for *m* elements searched.
+    @inlinable func keyedBound(_ order: (@Sendable (Item, Item) -> Bool)?) -> @Sendable (Item, _RowOrder<Item>._Bound, [Item], Int) -> Int {
+        let sectionOf = sectionOf
+        if let order {
+            return { item, bound, elements, low in Self._bound(of: item, bound, in: elements, from: low, sectionOf: sectionOf, by: order) }
+        }
+        return { item, bound, elements, low in Self._bound(of: item, bound, in: elements, from: low, sectionOf: sectionOf, by: { $0 < $1 }) }
+    }
+
+    /// The bound ``_RowOrder/bound(of:_:in:from:)`` finds, in the order
+    /// ``sectionMajor(_:)`` makes of `sectionOf` and `less`: each comparison the same
+    /// as that order's, with the item's section computed once.
+    @inlinable static func _bound(
+        of item: Item, _ bound: _RowOrder<Item>._Bound, in elements: [Item], from low: Int, sectionOf: (Item) -> Section, by less: (Item, Item) -> Bool
+    ) -> Int {
+        let section = sectionOf(item)
+        switch bound {
+        case .lower:
+            // The first element not before the item: not (its section before the item's,
+            // or the same section and the element before the item).
+            return _CountedBTree<Item>._partitioningIndex(of: elements, from: low) { element in
+                let other = sectionOf(element)
+                return !(other < section || (other == section && less(element, item)))
+            }
+        case .upper:
+            // The first element the item sorts before.
+            return _CountedBTree<Item>._partitioningIndex(of: elements, from: low) { element in
+                let other = sectionOf(element)
+                return section < other || (section == other && less(item, element))
+            }
+        }
     }
 
     /// Sorts positions of items stably in section-major order, reading each item's key
@@ -205,7 +243,9 @@
     ///   both snapshots and leaves of *m* rows, plus O(*k* log *s*) for *k* changed rows.
     @inlinable func _partsWalkingSections(of batch: ChangeBatch<Item>, newKeys givenNewKeys: _CountedBTree<Section>?) -> _SectionedParts<Section> {
         let oldStarts = sectionStarts(of: batch.old)
-        let newStarts = batch.new._storage.rows.runStarts(by: sectionOf)
+        let newStarts = batch.new._storage.rows.runStarts(
+            by: sectionOf, concurrently: oldStarts.count >= _Tuning.parallelSectionWalkMinimumSections
+        )
         var goneOffsets: [Int] = [], addedOffsets: [Int] = []
         var old = 0, new = 0
         while old < oldStarts.count || new < newStarts.count {

@@ -87,12 +87,63 @@ extension _CountedBTree {
             }
             return
         }
+        _collectRunStarts(in: _Siblings(childrenOf: node), node.children.indices, at: offset, firstKey: firstKey, nextKey: nextKey, into: &starts, by: key)
+    }
+
+    /// Appends the run starts inside `siblings[slots]`, which begin at `offset` with an
+    /// element keyed `firstKey` and are followed by an element keyed `nextKey` (`nil` at
+    /// the tree's end).
+    @inlinable static func _collectRunStarts<Key: Equatable>(
+        in siblings: _Siblings, _ slots: Range<Int>, at offset: Int, firstKey: Key, nextKey: Key?,
+        into starts: inout [(key: Key, start: Int)], by key: (Element) -> Key
+    ) {
         var childOffset = offset, childKey = firstKey
-        for slot in node.children.indices {
-            let followingKey = slot + 1 < node.children.count ? key(node.childFirsts[slot + 1]) : nextKey
-            _collectRunStarts(in: node.children[slot], at: childOffset, firstKey: childKey, nextKey: followingKey, into: &starts, by: key)
-            childOffset += node.childCounts[slot]
+        for slot in slots {
+            let followingKey = slot + 1 < slots.upperBound ? key(siblings.firsts[slot + 1]) : nextKey
+            _collectRunStarts(in: siblings.nodes[slot], at: childOffset, firstKey: childKey, nextKey: followingKey, into: &starts, by: key)
+            childOffset += siblings.counts[slot]
             if let followingKey { childKey = followingKey }
         }
+    }
+}
+
+extension _CountedBTree where Element: Sendable {
+    /// ``runStarts(by:)``, the walk cut into an earlier and a later half of about equal
+    /// rows that run on two threads when `concurrently`.
+    ///
+    /// The walk waits on memory: each leaf it enters is searched, and a search in a
+    /// leaf that is not in the cache waits for each read in turn. Two threads wait
+    /// for two leaves at a time.
+    ///
+    /// - Parameter concurrently: whether to walk on two threads; `false`, or a tree of
+    ///   one leaf, walks on the calling thread.
+    /// - Complexity: as ``runStarts(by:)``, about halved in time on two cores, plus
+    ///   O(log *n*) calls of `key` at the cut.
+    @inlinable func runStarts<Key: Equatable & Sendable>(
+        by key: @escaping @Sendable (Element) -> Key, concurrently: Bool
+    ) -> [(key: Key, start: Int)] {
+        guard concurrently, let level = _levelToCut(), level.nodes.count >= 2 else { return runStarts(by: key) }
+        // The later half starts at the first node that ends past half the rows.
+        var later = 1, rowsBefore = level.counts[0]
+        while later < level.nodes.count - 1 && rowsBefore + level.counts[later] <= count / 2 {
+            rowsBefore += level.counts[later]
+            later += 1
+        }
+        let cut = later, laterOffset = rowsBefore, nodes = level.nodes.count
+        return _joinedConcurrently(
+            {
+                var starts: [(key: Key, start: Int)] = []
+                Self._collectRunStarts(in: level, 0 ..< cut, at: 0, firstKey: key(level.firsts[0]), nextKey: key(level.firsts[cut]), into: &starts, by: key)
+                return starts
+            },
+            {
+                // Seeded with the key of the row before the cut, so that a run going on
+                // across the cut is not started twice; the seed is dropped.
+                var starts: [(key: Key, start: Int)] = [(key(Self._last(of: level.nodes[cut - 1])), -1)]
+                Self._collectRunStarts(in: level, cut ..< nodes, at: laterOffset, firstKey: key(level.firsts[cut]), nextKey: nil, into: &starts, by: key)
+                return Array(starts.dropFirst())
+            },
+            callerRunsFirstPart: true
+        )
     }
 }

@@ -86,11 +86,12 @@ extension _CountedBTree where Element: Sendable {
         return _Part(editor: editor, fragments: fragments, emitted: emitted)
     }
 
-    /// The highest level of the tree with enough nodes to cut it near the middle of the
-    /// edits, and the cut; `nil` when the tree is a single leaf or one part would get no edits.
+    /// The highest level of the tree with at least 16 nodes, or its leaves if it has
+    /// fewer: a level to cut a pass over the tree into two parts near any place; `nil`
+    /// when the tree is a single leaf or empty.
     ///
-    /// Each edit goes into the last node that starts at or before it, as in a whole pass.
-    @inlinable func _cut<Editor: _TreeEditor>(for editor: Editor) -> _Cut? where Editor.Element == Element {
+    /// - Complexity: O(*m*) for the *m* nodes of the level.
+    @inlinable func _levelToCut() -> _Siblings? {
         guard let root, !root.isLeaf else { return nil }
         var level = _Siblings(childrenOf: root)
         while level.nodes.count < 16 && !level.nodes[0].isLeaf {
@@ -102,6 +103,15 @@ extension _CountedBTree where Element: Sendable {
             }
             level = next
         }
+        return level
+    }
+
+    /// The highest level of the tree with enough nodes to cut it near the middle of the
+    /// edits, and the cut; `nil` when the tree is a single leaf or one part would get no edits.
+    ///
+    /// Each edit goes into the last node that starts at or before it, as in a whole pass.
+    @inlinable func _cut<Editor: _TreeEditor>(for editor: Editor) -> _Cut? where Editor.Element == Element {
+        guard let level = _levelToCut() else { return nil }
         let half = editor.editCount / 2
         var best = (node: 0, edit: 0)
         for node in 1 ..< level.nodes.count {

@@ -137,7 +137,7 @@
             let key = edits[edit].key, owner = edits[edit].owner, kind = edits[edit].kind
             if kind == .insert {
                 // The upper bound among the rows left: after every row that does not sort after it.
-                let slot = _CountedBTree<Item>._partitioningIndex(of: leaf, from: cursor) { less(key, $0) }
+                let slot = less.bound(of: key, .upper, in: leaf, from: cursor)
                 output.append(contentsOf: leaf, cursor ..< slot)
                 cursor = slot
                 edited.newOffsets[owner] = newOffset + output.count
@@ -147,7 +147,7 @@
                 continue
             }
             // The stored row: the first that does not sort before it, or a tie after that.
-            var slot = _CountedBTree<Item>._partitioningIndex(of: leaf, from: cursor) { !less($0, key) }
+            var slot = less.bound(of: key, .lower, in: leaf, from: cursor)
             while slot < leaf.count && leaf[slot].id != key.id {
                 if less(key, leaf[slot]) { return false }
                 slot += 1

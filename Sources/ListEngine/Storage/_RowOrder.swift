@@ -26,20 +26,63 @@
     /// other orders, which sort through ``callAsFunction(_:_:)``.
     @usableFromInline let keyedSort: (@Sendable (_ items: [Item], _ range: Range<Int>) -> [Int32])?
 
-    /// The items' own order, `<`.
-    @inlinable static var natural: Self { Self(comparator: { $0 < $1 }, isNatural: true, keyedSort: nil) }
+    /// For the same orders as ``keyedSort``: the bound of `item` in `elements[low...]`
+    /// (ascending in this order), computing `item`'s key once instead of at every
+    /// comparison; see ``bound(of:_:in:from:)``. Not called for other orders
+    /// (``hasKeyedBound`` is false).
+    ///
+    /// Not optional, as ``comparator`` is not: a closure read out of an optional is
+    /// copied, its context retained and released at every search, by both threads of a
+    /// bulk edit at once.
+    @usableFromInline let keyedBound: @Sendable (_ item: Item, _ bound: _Bound, _ elements: [Item], _ low: Int) -> Int
 
-    /// The order given by `comparator`; `keyedSort`, when given, must sort stably in the
-    /// same order.
-    @inlinable init(_ comparator: @escaping @Sendable (Item, Item) -> Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil) {
-        self.init(comparator: comparator, isNatural: false, keyedSort: keyedSort)
+    /// Whether ``keyedBound`` searches in this order.
+    @usableFromInline let hasKeyedBound: Bool
+
+    /// Which end of the elements equal to an item a search finds.
+    @usableFromInline enum _Bound: Sendable {
+        /// The first element that does not sort before the item.
+        case lower
+        /// The first element that the item sorts before.
+        case upper
+    }
+
+    /// The items' own order, `<`.
+    @inlinable static var natural: Self { Self(comparator: { $0 < $1 }, isNatural: true, keyedSort: nil, keyedBound: nil) }
+
+    /// The order given by `comparator`; `keyedSort` and `keyedBound`, when given, must
+    /// sort and search in the same order.
+    @inlinable init(
+        _ comparator: @escaping @Sendable (Item, Item) -> Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])? = nil,
+        keyedBound: (@Sendable (Item, _Bound, [Item], Int) -> Int)? = nil
+    ) {
+        self.init(comparator: comparator, isNatural: false, keyedSort: keyedSort, keyedBound: keyedBound)
     }
 
     /// An order from its parts: `comparator` is not called when `isNatural` is true.
-    @inlinable init(comparator: @escaping @Sendable (Item, Item) -> Bool, isNatural: Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])?) {
+    @inlinable init(
+        comparator: @escaping @Sendable (Item, Item) -> Bool, isNatural: Bool, keyedSort: (@Sendable ([Item], Range<Int>) -> [Int32])?,
+        keyedBound: (@Sendable (Item, _Bound, [Item], Int) -> Int)?
+    ) {
         self.comparator = comparator
         self.isNatural = isNatural
         self.keyedSort = keyedSort
+        self.keyedBound = keyedBound ?? { _, _, elements, _ in elements.count }
+        hasKeyedBound = keyedBound != nil
+    }
+
+    /// The first position from `low` in `elements`, ascending in this order, whose
+    /// element does not sort before `item` (`.lower`), or that `item` sorts before
+    /// (`.upper`); `elements.count` when there is none.
+    ///
+    /// - Complexity: O(log *m*) comparisons for *m* = `elements.count - low`; with
+    ///   ``keyedBound``, one key computation for `item` and one per comparison.
+    @inlinable func bound(of item: Item, _ bound: _Bound, in elements: [Item], from low: Int) -> Int {
+        if hasKeyedBound { return keyedBound(item, bound, elements, low) }
+        switch bound {
+        case .lower: return _CountedBTree<Item>._partitioningIndex(of: elements, from: low) { !self($0, item) }
+        case .upper: return _CountedBTree<Item>._partitioningIndex(of: elements, from: low) { self(item, $0) }
+        }
     }
 
     /// The positions of `items[range]` in this order, stably (ties keep their order in
