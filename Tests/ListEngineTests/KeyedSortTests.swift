@@ -25,14 +25,19 @@ import Testing
         return order.map { Int32($0) }
     }
 
-    @Test("keyed sorts equal the section-major comparator's stable sort, with the items' < and with a given order", arguments: [false, true])
-    func keyedSortMatchesComparator(withOrder: Bool) {
+    /// A sectioned list's row order, sections by payload, and its comparator: within a
+    /// section the items' `<`, or with `withOrder` descending key, a tie-rich order given
+    /// as a closure.
+    static func sectionMajorOrder(withOrder: Bool) -> (order: _RowOrder<TestRow>, comparator: @Sendable (TestRow, TestRow) -> Bool) {
         let rule = _SectionRule<Int, TestRow>(sectionOf: { $0.payload })
-        // Within a section: descending key, a tie-rich order given as a closure.
         let descending: @Sendable (TestRow, TestRow) -> Bool = { $0.key > $1.key }
         let given = withOrder ? descending : nil
-        let order = rule.rowOrder(given)
-        let comparator = rule.sectionMajor(given)
+        return (rule.rowOrder(given), rule.sectionMajor(given))
+    }
+
+    @Test("keyed sorts equal the section-major comparator's stable sort, with the items' < and with a given order", arguments: [false, true])
+    func keyedSortMatchesComparator(withOrder: Bool) {
+        let (order, comparator) = Self.sectionMajorOrder(withOrder: withOrder)
         #expect(order.keyedSort != nil)
         for seed in 0 ..< Self.seeds {
             var rng = SplitMix64(seed: seed)
@@ -51,11 +56,7 @@ import Testing
 
     @Test("keyed bounds equal the section-major comparator's, with the items' < and with a given order", arguments: [false, true])
     func keyedBoundMatchesComparator(withOrder: Bool) {
-        let rule = _SectionRule<Int, TestRow>(sectionOf: { $0.payload })
-        let descending: @Sendable (TestRow, TestRow) -> Bool = { $0.key > $1.key }
-        let given = withOrder ? descending : nil
-        let order = rule.rowOrder(given)
-        let comparator = rule.sectionMajor(given)
+        let (order, comparator) = Self.sectionMajorOrder(withOrder: withOrder)
         #expect(order.hasKeyedBound)
         for seed in 0 ..< Self.seeds {
             var rng = SplitMix64(seed: seed &+ 500)
