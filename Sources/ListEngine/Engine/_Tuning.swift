@@ -81,7 +81,7 @@
 
     /// A walk for every section's first row (``_CountedBTree/runStarts(by:concurrently:)``)
     /// of a list of at least this many sections goes on two threads: each section's
-    /// start costs a search in a leaf that is seldom in the cache, about 1.5 µs, and
+    /// start costs a search in a leaf that is seldom in the cache, about 1.7 µs, and
     /// handing half to another thread about 50 µs.
     @inlinable static var parallelSectionWalkMinimumSections: Int { 256 }
 
